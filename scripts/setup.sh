@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package Pictor needs to build, test and run its demo on a fresh Debian 12
+# machine. Idempotent: packages already present are skipped quickly.
+set -euo pipefail
+
+PACKAGES=(
+  # build
+  build-essential cmake pkg-config
+  # libraries Pictor links
+  libgl-dev libegl-dev libgles-dev libx11-dev libx11-xcb-dev libxcb1-dev libxext-dev libxtst-dev
+  libxdamage-dev libxfixes-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libcairo2-dev libfreetype-dev libturbojpeg0-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # the embedded default: virtual X server + Mesa llvmpipe, and third-party GL apps for tests
+  xvfb xauth x11-utils libgl1-mesa-dri libegl-mesa0 mesa-utils mesa-utils-extra glmark2-x11
+  fonts-dejavu-core
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present" >&2
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done" >&2
