@@ -1,0 +1,29 @@
+// The frame-time series every analysis and report works on, whatever file it came from
+// (Pictor frames.csv, MangoHud CSV, PresentMon CSV). Unknown values are NaN, never 0.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace pictor::analysis {
+
+inline constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+
+struct FrameSeries {
+  // Where the data came from: "pictor", "mangohud", "presentmon".
+  std::string source;
+  // Path of the file that was read.
+  std::string path;
+  // frame_ms[i] = time between present/swap i-1 and i, in ms. Frame 0 of a Pictor file has no
+  // predecessor and is not included: frame_ms has one entry per *interval*.
+  std::vector<double> frame_ms;
+  // Absolute swap timestamps in ns (CLOCK_MONOTONIC for Pictor) where the source has them, one
+  // per frame (so frame_ms.size() + 1 entries), else empty.
+  std::vector<int64_t> swap_ns;
+  // Per-interval GPU time in ms where known (same length as frame_ms), NaN where unknown; empty
+  // when the source has no GPU column at all.
+  std::vector<double> gpu_ms;
+};
+
+}  // namespace pictor::analysis

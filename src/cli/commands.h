@@ -1,0 +1,20 @@
+// The `pictor` subcommands. Each file in src/cli adds one subcommand to the app; the work itself
+// lives in the libraries, so each of these stays thin.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace pictor::cli {
+
+// Each adder registers its subcommand and a callback. A callback reports failure by throwing
+// pictor::UsageError (exit 2) or pictor::RunError (exit 1); it may also set `exit_code`.
+struct Context {
+  int exit_code = 0;
+  bool quiet = false;
+};
+
+void add_run(CLI::App& app, Context& ctx);
+void add_analyze(CLI::App& app, Context& ctx);
+void add_graph(CLI::App& app, Context& ctx);
+void add_mark(CLI::App& app, Context& ctx);
+
+}  // namespace pictor::cli
