@@ -21,8 +21,9 @@ struct WindowOptions {
 
 // A user input as the scene sees it (already decoded from X11 events).
 struct InputEvent {
-  enum class Kind { KeyPress, KeyRelease, ButtonPress, ButtonRelease, Motion };
-  Kind kind = Kind::KeyPress;
+  // (Not KeyPress etc.: Xlib defines those as macros.)
+  enum class Kind { key_down, key_up, button_down, button_up, motion };
+  Kind kind = Kind::key_down;
   unsigned code = 0;  // X keysym for keys, button number for buttons
   int x = 0, y = 0;   // pointer position in window pixels, origin top-left
 };

@@ -79,7 +79,7 @@ class GlxWindow final : public GlWindow {
       switch (ev.type) {
         case KeyPress:
         case KeyRelease:
-          in.kind = ev.type == KeyPress ? InputEvent::Kind::KeyPress : InputEvent::Kind::KeyRelease;
+          in.kind = ev.type == KeyPress ? InputEvent::Kind::key_down : InputEvent::Kind::key_up;
           in.code = static_cast<unsigned>(XLookupKeysym(&ev.xkey, 0));
           in.x = ev.xkey.x;
           in.y = ev.xkey.y;
@@ -87,15 +87,15 @@ class GlxWindow final : public GlWindow {
           break;
         case ButtonPress:
         case ButtonRelease:
-          in.kind = ev.type == ButtonPress ? InputEvent::Kind::ButtonPress
-                                           : InputEvent::Kind::ButtonRelease;
+          in.kind = ev.type == ButtonPress ? InputEvent::Kind::button_down
+                                           : InputEvent::Kind::button_up;
           in.code = ev.xbutton.button;
           in.x = ev.xbutton.x;
           in.y = ev.xbutton.y;
           if (on_input) on_input(in);
           break;
         case MotionNotify:
-          in.kind = InputEvent::Kind::Motion;
+          in.kind = InputEvent::Kind::motion;
           in.x = ev.xmotion.x;
           in.y = ev.xmotion.y;
           if (on_input) on_input(in);
