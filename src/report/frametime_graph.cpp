@@ -1,0 +1,55 @@
+// Session frame-time graph as PNG/SVG: builds the scene once and hands it to a painter.
+#include "report/frametime_graph.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "report/graph_scene.h"
+#include "report/scene_render.h"
+
+namespace pictor::report {
+namespace {
+
+std::string lower_extension(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  const auto dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
+  std::string ext = path.substr(dot);
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+}  // namespace
+
+std::string frametime_svg(const analysis::FrameSeries& series, const FrameGraphOptions& options) {
+  return scene_to_svg(build_frametime_scene(series, options));
+}
+
+void write_frametime_png(const analysis::FrameSeries& series, const std::string& path,
+                         const FrameGraphOptions& options) {
+  write_scene_png(build_frametime_scene(series, options), path);
+}
+
+void write_frametime_svg(const analysis::FrameSeries& series, const std::string& path,
+                         const FrameGraphOptions& options) {
+  write_text_file(path, frametime_svg(series, options));
+}
+
+void write_frametime_graph(const analysis::FrameSeries& series, const std::string& path,
+                           const FrameGraphOptions& options) {
+  const std::string ext = lower_extension(path);
+  if (ext == ".png") {
+    write_frametime_png(series, path, options);
+  } else if (ext == ".svg") {
+    write_frametime_svg(series, path, options);
+  } else {
+    throw UsageError(fmt::format("{}: output must end in .png or .svg (got {})", path,
+                                 ext.empty() ? "no extension" : "'" + ext + "'"));
+  }
+}
+
+}  // namespace pictor::report

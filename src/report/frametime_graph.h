@@ -1,0 +1,28 @@
+// The frame-time graph of a whole session as a file (PNG or SVG) or as an SVG string for the
+// HTML report. Geometry: report/frametime_geometry.h; user documentation: docs/frametime-graph.md.
+#pragma once
+#include <string>
+
+#include "analysis/frame_series.h"
+#include "report/frametime_geometry.h"
+
+namespace pictor::report {
+
+// The graph as a standalone SVG document (UTF-8), ready to embed inline in HTML.
+std::string frametime_svg(const analysis::FrameSeries& series,
+                          const FrameGraphOptions& options = {});
+
+// Writes the graph as PNG; the runner calls this for each session's frametime.png.
+// Throws pictor::UsageError naming the path and the cause when the file cannot be written.
+void write_frametime_png(const analysis::FrameSeries& series, const std::string& path,
+                         const FrameGraphOptions& options = {});
+
+void write_frametime_svg(const analysis::FrameSeries& series, const std::string& path,
+                         const FrameGraphOptions& options = {});
+
+// Picks PNG or SVG from the extension of `path` (case-insensitive); any other extension is a
+// UsageError naming it.
+void write_frametime_graph(const analysis::FrameSeries& series, const std::string& path,
+                           const FrameGraphOptions& options = {});
+
+}  // namespace pictor::report

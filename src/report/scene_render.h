@@ -1,0 +1,18 @@
+// The two painters of a GraphScene: SVG text (hand-written, so frames stay one <rect> each and
+// labels stay real text) and PNG through cairo. Internal to pictor_report.
+#pragma once
+#include <string>
+
+#include "report/graph_scene.h"
+
+namespace pictor::report {
+
+std::string scene_to_svg(const GraphScene& scene);
+
+// Throws UsageError naming `path` when the image is too large for PNG or cannot be written.
+void write_scene_png(const GraphScene& scene, const std::string& path);
+
+// Writes `text` to `path` whole; throws UsageError naming the path and the OS's reason.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace pictor::report
