@@ -24,6 +24,22 @@ struct FrameSeries {
   // Per-interval GPU time in ms where known (same length as frame_ms), NaN where unknown; empty
   // when the source has no GPU column at all.
   std::vector<double> gpu_ms;
+
+  // --- Added after the first interface; everything above keeps its meaning. ---
+
+  // How gpu_ms was measured: "timer-query" (Pictor's GL timestamp queries) or the importing
+  // tool's own notion, e.g. "presentmon-gpu-busy". Meaningless when gpu_ms is empty.
+  std::string gpu_kind = "timer-query";
+  // True when each row of the source is a periodic *sample* of the current frame time rather
+  // than one entry per consecutive frame (older MangoHud logs every ~100 ms). frame_ms then holds
+  // the sampled frame times; frame counts, average FPS and stutter cannot be derived from it.
+  bool sampled = false;
+  // Seconds covered by the source when it says so independently of frame_ms (a sampled log's
+  // first-to-last timestamp); NaN when unknown or when swap_ns/frame_ms already give it.
+  double span_s = kUnknown;
+  // Remarks about the input the reader of a summary should know: which process or context was
+  // chosen, rows dropped, units detected. One sentence each, without the path.
+  std::vector<std::string> notes;
 };
 
 }  // namespace pictor::analysis

@@ -1,0 +1,124 @@
+// summarize_frames: the frame figures of DESIGN 6 as the frame part of summary.json (schema 1).
+// Every definition is in docs/metrics.md; the arithmetic lives in stats.h and frame_metrics.h.
+#include "analysis/summary.h"
+
+#include <cmath>
+#include <limits>
+
+#include "analysis/frame_metrics.h"
+#include "analysis/stats.h"
+
+namespace pictor::analysis {
+
+namespace {
+
+constexpr int kSummarySchema = 1;
+
+// A number, or null when it is not one: an unknown figure is never written as 0.
+nlohmann::json number(double v) {
+  if (!std::isfinite(v)) return nullptr;
+  return v;
+}
+
+nlohmann::json frame_time_figures(std::span<const double> frame_ms,
+                                  std::span<const double> sorted) {
+  return {
+      {"n", frame_ms.size()},
+      {"mean", number(stats::mean(frame_ms))},
+      {"min", number(sorted.front())},
+      {"p50", number(stats::percentile_sorted(sorted, 50))},
+      {"p90", number(stats::percentile_sorted(sorted, 90))},
+      {"p95", number(stats::percentile_sorted(sorted, 95))},
+      {"p99", number(stats::percentile_sorted(sorted, 99))},
+      {"p999", number(stats::percentile_sorted(sorted, 99.9))},
+      {"max", number(sorted.back())},
+  };
+}
+
+nlohmann::json gpu_figures(const FrameSeries& series) {
+  const std::vector<double> known = stats::known(series.gpu_ms);
+  if (known.empty()) return nullptr;
+  const std::vector<double> sorted = stats::sorted(known);
+  return {
+      {"n", known.size()},
+      {"mean", number(stats::mean(known))},
+      {"p50", number(stats::percentile_sorted(sorted, 50))},
+      {"p99", number(stats::percentile_sorted(sorted, 99))},
+      {"max", number(sorted.back())},
+      {"kind", series.gpu_kind},
+  };
+}
+
+}  // namespace
+
+nlohmann::json summarize_frames(const FrameSeries& series) {
+  nlohmann::json out = {
+      {"schema", kSummarySchema},
+      {"source", series.source},
+      {"input", series.path},
+      {"sampled", series.sampled},
+      {"frames", nullptr},
+      {"duration_s", nullptr},
+      {"fps_avg", nullptr},
+      {"frame_ms", nullptr},
+      {"low_1pct_fps_percentile", nullptr},
+      {"low_0_1pct_fps_percentile", nullptr},
+      {"low_1pct_fps_average", nullptr},
+      {"low_0_1pct_fps_average", nullptr},
+      {"stutter", nullptr},
+      {"gpu_ms", nullptr},
+      {"note", nullptr},
+      {"input_notes", series.notes},
+  };
+  const std::span<const double> frame_ms = series.frame_ms;
+
+  if (!series.sampled) {
+    // Frames are swaps: one more than the intervals between them.
+    out["frames"] = frame_ms.empty() ? series.swap_ns.size() : frame_ms.size() + 1;
+  }
+  if (frame_ms.empty()) {
+    out["note"] = series.sampled ? "no frame-time samples in the input"
+                                 : "fewer than 2 frames: there is no frame interval to measure";
+    return out;
+  }
+
+  double duration_s = std::numeric_limits<double>::quiet_NaN();
+  if (series.sampled) {
+    duration_s = series.span_s;
+  } else if (series.swap_ns.size() == frame_ms.size() + 1) {
+    duration_s = static_cast<double>(series.swap_ns.back() - series.swap_ns.front()) / 1e9;
+  } else {
+    duration_s = stats::sum(frame_ms) / 1000.0;
+  }
+  out["duration_s"] = number(duration_s);
+  if (!series.sampled && duration_s > 0.0) {
+    out["fps_avg"] = static_cast<double>(frame_ms.size()) / duration_s;
+  }
+
+  const std::vector<double> sorted = stats::sorted(frame_ms);
+  out["frame_ms"] = frame_time_figures(frame_ms, sorted);
+  out["low_1pct_fps_percentile"] = number(low_fps_at_percentile(sorted, 99));
+  out["low_0_1pct_fps_percentile"] = number(low_fps_at_percentile(sorted, 99.9));
+  out["low_1pct_fps_average"] = number(low_fps_average(sorted, 0.01));
+  out["low_0_1pct_fps_average"] = number(low_fps_average(sorted, 0.001));
+
+  if (series.sampled) {
+    out["note"] =
+        "rows are periodic samples of the frame time, not every frame: frames, fps_avg and "
+        "stutter are unknown; frame_ms and the lows describe the samples";
+  } else {
+    const Stutters stutters = find_stutters(frame_ms);
+    const double total_ms = stats::sum(frame_ms);
+    out["stutter"] = {
+        {"count", stutters.frames.size()},
+        {"time_share", number(total_ms > 0.0 ? stutters.time_ms / total_ms : kUnknown)},
+        {"window", kStutterWindow},
+        {"factor", kStutterFactor},
+    };
+    if (!(duration_s > 0.0)) out["note"] = "all swaps at the same time: average FPS is undefined";
+  }
+  out["gpu_ms"] = gpu_figures(series);
+  return out;
+}
+
+}  // namespace pictor::analysis

@@ -1,0 +1,76 @@
+// format_frame_summary: the terminal table of a frame summary (the JSON of summarize_frames).
+#include <fmt/format.h>
+
+#include <string>
+
+#include "analysis/summary.h"
+
+namespace pictor::analysis {
+
+namespace {
+
+// One figure of the JSON, or "unknown" for null/missing: the table never shows a guessed 0.
+std::string figure(const nlohmann::json& j, const char* key, const char* spec = "{:.2f}") {
+  if (!j.is_object() || !j.contains(key) || j[key].is_null()) return "unknown";
+  const nlohmann::json& v = j[key];
+  if (v.is_number_integer() || v.is_number_unsigned()) return fmt::format("{}", v.get<int64_t>());
+  if (v.is_number()) return fmt::format(fmt::runtime(spec), v.get<double>());
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+}  // namespace
+
+std::string format_frame_summary(const nlohmann::json& s) {
+  std::string out;
+  auto line = [&out](std::string_view label, const std::string& value) {
+    out += fmt::format("{:<20}{}\n", label, value);
+  };
+  line("Source", fmt::format("{} ({})", figure(s, "source"), figure(s, "input")));
+  line("Frames", figure(s, "frames"));
+  line("Duration", figure(s, "duration_s", "{:.3f}") + " s");
+  line("Average FPS", figure(s, "fps_avg"));
+
+  const nlohmann::json& ft = s.value("frame_ms", nlohmann::json());
+  if (ft.is_object()) {
+    out += fmt::format("{:<20}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}\n", "Frame time (ms)", "mean",
+                       "min", "p50", "p90", "p95", "p99", "p99.9", "max");
+    out += fmt::format("{:<20}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}\n",
+                       fmt::format("  n = {}", figure(ft, "n")), figure(ft, "mean"),
+                       figure(ft, "min"), figure(ft, "p50"), figure(ft, "p90"), figure(ft, "p95"),
+                       figure(ft, "p99"), figure(ft, "p999"), figure(ft, "max"));
+  } else {
+    line("Frame time (ms)", "unknown");
+  }
+  line("1% low FPS", fmt::format("{} at p99 frame time, {} average of slowest 1%",
+                                 figure(s, "low_1pct_fps_percentile", "{:.1f}"),
+                                 figure(s, "low_1pct_fps_average", "{:.1f}")));
+  line("0.1% low FPS", fmt::format("{} at p99.9 frame time, {} average of slowest 0.1%",
+                                   figure(s, "low_0_1pct_fps_percentile", "{:.1f}"),
+                                   figure(s, "low_0_1pct_fps_average", "{:.1f}")));
+
+  const nlohmann::json& st = s.value("stutter", nlohmann::json());
+  if (st.is_object()) {
+    const std::string share = st["time_share"].is_number()
+                                  ? fmt::format("{:.2f}%", 100.0 * st["time_share"].get<double>())
+                                  : std::string("unknown");
+    line("Stutter", fmt::format("{} frame(s), {} of the time (> {}x median of previous {} frames)",
+                                figure(st, "count"), share, figure(st, "factor", "{:g}"),
+                                figure(st, "window")));
+  } else {
+    line("Stutter", "unknown");
+  }
+
+  const nlohmann::json& gpu = s.value("gpu_ms", nlohmann::json());
+  if (gpu.is_object()) {
+    line("GPU time (ms)", fmt::format("mean {}  p50 {}  p99 {}  max {}  (n = {}, {})",
+                                      figure(gpu, "mean"), figure(gpu, "p50"), figure(gpu, "p99"),
+                                      figure(gpu, "max"), figure(gpu, "n"), figure(gpu, "kind")));
+  } else {
+    line("GPU time (ms)", "unknown (not measured)");
+  }
+  if (s.contains("note") && s["note"].is_string()) line("Note", s["note"].get<std::string>());
+  return out;
+}
+
+}  // namespace pictor::analysis
