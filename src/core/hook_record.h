@@ -12,10 +12,16 @@ enum class HookRecordKind : std::uint16_t {
   gpu = 2,    // a timer-query result for an earlier frame
 };
 
+enum HookRecordFlags : std::uint16_t {
+  // frame: a GPU timer query covers this frame, its result follows as a gpu record.
+  kGpuPending = 1,
+};
+
 struct HookRecord {
   std::uint16_t version = kHookRecordVersion;
   HookRecordKind kind = HookRecordKind::frame;
-  std::uint32_t ctx = 0;       // small per-process context number
+  std::uint16_t ctx = 0;       // small per-process context number
+  std::uint16_t flags = 0;     // HookRecordFlags
   std::uint64_t frame = 0;     // per-context frame index from 0
   std::int64_t swap_ns = 0;    // frame: CLOCK_MONOTONIC at the swap call
   std::int64_t return_ns = 0;  // frame: when the real swap returned

@@ -51,7 +51,7 @@ TEST(RecordRing, ManyProducersOneConsumerLoseNothingWhenDrained) {
     producers.emplace_back([&, p] {
       for (int i = 0; i < kPerProducer; ++i) {
         HookRecord r;
-        r.ctx = static_cast<std::uint32_t>(p);
+        r.ctx = static_cast<std::uint16_t>(p);
         r.frame = static_cast<std::uint64_t>(i);
         while (!ring.push(r)) std::this_thread::yield();
       }

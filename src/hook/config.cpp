@@ -1,0 +1,52 @@
+#include "hook/config.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace pictor::hook {
+
+static Config g_config;
+
+const Config& config() noexcept { return g_config; }
+
+static bool env_flag(const char* name, bool fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  return !(std::strcmp(v, "0") == 0 || std::strcmp(v, "false") == 0 || std::strcmp(v, "off") == 0);
+}
+
+void load_config() noexcept {
+  if (const char* out = std::getenv("PICTOR_OUT"); out && *out) {
+    std::snprintf(g_config.out_dir, sizeof g_config.out_dir, "%s", out);
+    g_config.recording = true;
+  }
+  g_config.gpu_timing = env_flag("PICTOR_GPU_TIMING", true);
+}
+
+void log_line(const char* format, ...) noexcept {
+  char line[512];
+  int n = std::snprintf(line, sizeof line, "pictor-hook[%d]: ", static_cast<int>(getpid()));
+  va_list args;
+  va_start(args, format);
+  n += std::vsnprintf(line + n, sizeof line - static_cast<std::size_t>(n), format, args);
+  va_end(args);
+  if (n >= static_cast<int>(sizeof line) - 1) n = sizeof line - 2;
+  line[n++] = '\n';
+  [[maybe_unused]] auto w = ::write(2, line, static_cast<std::size_t>(n));
+  if (g_config.recording) {
+    char path[1100];
+    std::snprintf(path, sizeof path, "%s/hook.log", g_config.out_dir);
+    const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      w = ::write(fd, line, static_cast<std::size_t>(n));
+      ::close(fd);
+    }
+  }
+}
+
+}  // namespace pictor::hook

@@ -1,0 +1,28 @@
+// Per-context state of the interposer (frame counter, GPU timer), found without locks: a fixed
+// table keyed by the GLX/EGL context handle, and a thread-local pointer to the current one.
+#pragma once
+#include <atomic>
+#include <cstdint>
+
+#include "hook/gpu_timer.h"
+
+namespace pictor::hook {
+
+struct ContextState {
+  std::atomic<void*> key{nullptr};
+  std::uint16_t id = 0;
+  Api api = Api::glx;
+  std::uint64_t frame = 0;
+  bool gpu_initialised = false;
+  GpuTimer gpu;
+};
+
+// The state of `context`, claimed on first sight; null when the table is full or context null.
+ContextState* context_state(void* context, Api api) noexcept;
+// Forgets a destroyed context (its slot can be reused by a new one).
+void release_context(void* context) noexcept;
+
+// The context current on this thread as the hooks last saw it.
+ContextState*& current_context() noexcept;
+
+}  // namespace pictor::hook

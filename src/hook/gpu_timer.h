@@ -1,0 +1,69 @@
+// GPU time per frame from GL_TIME_ELAPSED queries kept in a ring and read a few frames late
+// without ever waiting: a query not ready when its slot is needed means that frame goes untimed.
+// On llvmpipe the result is the command-submission time, not rasterisation (docs/frames.md).
+#pragma once
+#include <cstdint>
+
+#include "hook/gl_api.h"
+
+namespace pictor::hook {
+
+enum class Api : std::uint8_t { glx, egl };
+
+class GpuTimer {
+ public:
+  static constexpr int kSlots = 8;
+
+  // Resolves GL entry points through the context's GetProcAddress and checks support; must run
+  // with the context current. Returns false (and keeps the reason) when timing is unavailable.
+  bool init(Api api) noexcept;
+  bool usable() const noexcept { return state_ == State::ok; }
+  const char* reason() const noexcept { return reason_; }
+
+  // Ends the query of the frame now being swapped; returns true if that frame was timed.
+  bool end_frame() noexcept;
+  // Starts timing `frame` (the next one) when a slot is free.
+  void begin_frame(std::uint64_t frame) noexcept;
+  // Reads finished results (oldest first), calling emit(frame, ns) for each.
+  template <typename Emit>
+  void collect(Emit&& emit) noexcept;
+  // Ends an active query without recording it (context about to be unbound or destroyed).
+  void abandon() noexcept;
+
+ private:
+  enum class State : std::uint8_t { unknown, ok, unavailable };
+  State state_ = State::unknown;
+  const char* reason_ = "not initialised";
+  GLenum target_ = 0;
+  PFNGLGENQUERIESPROC gen_ = nullptr;
+  PFNGLBEGINQUERYPROC begin_ = nullptr;
+  PFNGLENDQUERYPROC end_ = nullptr;
+  PFNGLGETQUERYOBJECTIVPROC get_iv_ = nullptr;
+  PFNGLGETQUERYOBJECTUI64VPROC get_ui64_ = nullptr;
+  GLuint queries_[kSlots] = {};
+  std::uint64_t frame_of_[kSlots] = {};
+  bool pending_[kSlots] = {};
+  bool discard_[kSlots] = {};
+  int active_ = -1;
+  int next_ = 0;
+  int oldest_ = 0;
+};
+
+template <typename Emit>
+void GpuTimer::collect(Emit&& emit) noexcept {
+  if (state_ != State::ok) return;
+  // Results become available in submission order, so stop at the first one not ready.
+  for (int n = 0; n < kSlots && pending_[oldest_]; ++n) {
+    GLint available = 0;
+    get_iv_(queries_[oldest_], GL_QUERY_RESULT_AVAILABLE, &available);
+    if (!available) break;
+    GLuint64 ns = 0;
+    get_ui64_(queries_[oldest_], GL_QUERY_RESULT, &ns);
+    if (!discard_[oldest_]) emit(frame_of_[oldest_], static_cast<std::int64_t>(ns));
+    pending_[oldest_] = false;
+    discard_[oldest_] = false;
+    oldest_ = (oldest_ + 1) % kSlots;
+  }
+}
+
+}  // namespace pictor::hook

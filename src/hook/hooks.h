@@ -1,0 +1,27 @@
+// What every swap hook does around the real swap, whatever API it came through, plus the
+// context bookkeeping shared by the make-current/destroy hooks of GLX and EGL.
+#pragma once
+#include <cstdint>
+
+#include "hook/context_registry.h"
+
+namespace pictor::hook {
+
+struct SwapScope {
+  ContextState* ctx = nullptr;
+  std::int64_t t_call = 0;
+  bool gpu_timed = false;
+};
+
+// Before the real swap: timestamp, end this frame's GPU query (marker drawing goes here too).
+SwapScope before_swap(Api api) noexcept;
+// After the real swap: timestamp, collect GPU results, start the next query, push the record.
+void after_swap(SwapScope& scope) noexcept;
+
+// Around make-current: ends the outgoing context's query; then notes the new current context.
+void before_unbind() noexcept;
+void after_bind(void* context, Api api) noexcept;
+// Before a context is destroyed.
+void before_destroy(void* context) noexcept;
+
+}  // namespace pictor::hook

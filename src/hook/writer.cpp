@@ -1,0 +1,283 @@
+#include "hook/writer.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "core/clock.h"
+#include "core/record_ring.h"
+#include "hook/config.h"
+
+namespace pictor::hook {
+namespace {
+
+// A row waits this long for its GPU result before it is written without one (the result then
+// only goes to gpu.csv, and `pictor run` merges it back). Together with the drain period this
+// bounds what a SIGKILL can lose.
+constexpr std::int64_t kGpuWaitNs = 50'000'000;
+constexpr auto kDrainPeriod = std::chrono::milliseconds(10);
+
+struct Row {
+  HookRecord frame;
+  std::int64_t gpu_ns = -1;
+};
+
+struct CtxRows {
+  std::int64_t prev_swap_ns = -1;
+  std::int64_t prev_return_ns = -1;
+  std::deque<Row> waiting;
+};
+
+class Writer {
+ public:
+  RecordRing<HookRecord> ring{1 << 14};
+
+  void start() {
+    running_.store(true);
+    thread_ = std::thread([this] { loop(); });
+  }
+
+  void stop() {
+    if (!running_.exchange(false)) return;
+    if (thread_.joinable()) thread_.join();
+  }
+
+  void set_info(const char* renderer, const char* version, const char* vendor, const char* api,
+                const char* gpu_timer) {
+    std::lock_guard lock(info_mutex_);
+    if (!renderer_.empty()) return;
+    renderer_ = renderer ? renderer : "";
+    version_ = version ? version : "";
+    vendor_ = vendor ? vendor : "";
+    api_ = api ? api : "";
+    gpu_timer_ = gpu_timer ? gpu_timer : "";
+    info_dirty_ = true;
+  }
+
+ private:
+  void loop() {
+    pthread_setname_np(pthread_self(), "pictor-writer");
+    while (running_.load(std::memory_order_relaxed)) {
+      std::this_thread::sleep_for(kDrainPeriod);
+      drain(false);
+    }
+    drain(true);
+  }
+
+  void drain(bool final) {
+    HookRecord r;
+    while (ring.pop(r)) {
+      if (r.kind == HookRecordKind::frame) {
+        auto& ctx = contexts_[r.ctx];
+        ctx.waiting.push_back(Row{r, -1});
+      } else if (r.kind == HookRecordKind::gpu) {
+        gpu_line(r);
+        auto& ctx = contexts_[r.ctx];
+        for (auto& row : ctx.waiting)
+          if (row.frame.frame == r.frame) row.gpu_ns = r.value;
+      }
+    }
+    const std::int64_t now = monotonic_ns();
+    for (auto& [id, ctx] : contexts_) {
+      while (!ctx.waiting.empty()) {
+        Row& row = ctx.waiting.front();
+        const bool gpu_expected = row.frame.flags & kGpuPending;
+        if (!final && gpu_expected && row.gpu_ns < 0 && now - row.frame.return_ns < kGpuWaitNs) break;
+        frame_line(ctx, row);
+        ctx.waiting.pop_front();
+      }
+    }
+    flush(frames_fd_, frames_buf_);
+    flush(gpu_fd_, gpu_buf_);
+    const auto dropped = ring.dropped();
+    if (dropped != reported_drops_ || info_dirty_) {
+      reported_drops_ = dropped;
+      write_info();
+    }
+  }
+
+  static void append_ms(std::string& buf, std::int64_t ns) {
+    if (ns < 0) return;
+    char s[32];
+    std::snprintf(s, sizeof s, "%.4f", static_cast<double>(ns) / 1e6);
+    buf += s;
+  }
+
+  void frame_line(CtxRows& ctx, const Row& row) {
+    if (!open_files()) return;
+    const HookRecord& f = row.frame;
+    char head[96];
+    std::snprintf(head, sizeof head, "%llu,%u,%lld,", static_cast<unsigned long long>(f.frame),
+                  static_cast<unsigned>(f.ctx), static_cast<long long>(f.swap_ns));
+    frames_buf_ += head;
+    append_ms(frames_buf_, ctx.prev_swap_ns >= 0 ? f.swap_ns - ctx.prev_swap_ns : -1);
+    frames_buf_ += ',';
+    append_ms(frames_buf_, ctx.prev_return_ns >= 0 ? f.swap_ns - ctx.prev_return_ns : -1);
+    frames_buf_ += ',';
+    append_ms(frames_buf_, f.return_ns - f.swap_ns);
+    frames_buf_ += ',';
+    append_ms(frames_buf_, row.gpu_ns);
+    frames_buf_ += ',';
+    append_ms(frames_buf_, f.fc_ns);
+    frames_buf_ += ',';
+    if (f.value >= 0) frames_buf_ += std::to_string(f.value);
+    frames_buf_ += '\n';
+    ctx.prev_swap_ns = f.swap_ns;
+    ctx.prev_return_ns = f.return_ns;
+  }
+
+  void gpu_line(const HookRecord& r) {
+    if (!open_files()) return;
+    char line[96];
+    std::snprintf(line, sizeof line, "%llu,%u,", static_cast<unsigned long long>(r.frame),
+                  static_cast<unsigned>(r.ctx));
+    gpu_buf_ += line;
+    append_ms(gpu_buf_, r.value);
+    gpu_buf_ += '\n';
+  }
+
+  // Files are created on the first record, so processes that never swap (a launcher shell, a
+  // helper the app forks) leave nothing behind. A second rendering process gets its own files.
+  bool open_files() {
+    if (frames_fd_ >= 0) return true;
+    if (open_failed_) return false;
+    const Config& cfg = config();
+    auto open_excl = [&](const char* base, const char* header) {
+      char path[1200];
+      std::snprintf(path, sizeof path, "%s/%s.csv", cfg.out_dir, base);
+      int fd = ::open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd < 0 && errno == EEXIST) {
+        std::snprintf(path, sizeof path, "%s/%s.%d.csv", cfg.out_dir, base, static_cast<int>(getpid()));
+        fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      }
+      if (fd >= 0) {
+        [[maybe_unused]] auto w = ::write(fd, header, std::strlen(header));
+      }
+      return fd;
+    };
+    frames_fd_ = open_excl("frames", "# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n");
+    gpu_fd_ = open_excl("gpu", "# pictor gpu schema 1\nframe,ctx,gpu_ms\n");
+    if (frames_fd_ < 0) {
+      open_failed_ = true;
+      log_line("cannot create frames.csv in %s (%s): frames are not recorded", cfg.out_dir,
+               std::strerror(errno));
+      return false;
+    }
+    return true;
+  }
+
+  static void flush(int fd, std::string& buf) {
+    if (fd < 0 || buf.empty()) {
+      buf.clear();
+      return;
+    }
+    std::size_t done = 0;
+    while (done < buf.size()) {
+      const auto n = ::write(fd, buf.data() + done, buf.size() - done);
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        break;
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    buf.clear();
+  }
+
+  static std::string json_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+      if (c == '"' || c == '\\') out += '\\';
+      if (static_cast<unsigned char>(c) < 0x20) continue;
+      out += c;
+    }
+    return out;
+  }
+
+  void write_info() {
+    if (frames_fd_ < 0) return;
+    std::string body;
+    {
+      std::lock_guard lock(info_mutex_);
+      info_dirty_ = false;
+      char exe[512] = {};
+      [[maybe_unused]] auto n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+      body = "{\"schema\": 1, \"pid\": " + std::to_string(getpid()) + ", \"exe\": \"" +
+             json_escape(exe) + "\", \"gl_renderer\": \"" + json_escape(renderer_) +
+             "\", \"gl_version\": \"" + json_escape(version_) + "\", \"gl_vendor\": \"" +
+             json_escape(vendor_) + "\", \"api\": \"" + json_escape(api_) +
+             "\", \"gpu_timer\": \"" + json_escape(gpu_timer_) +
+             "\", \"records_dropped\": " + std::to_string(reported_drops_) + "}\n";
+    }
+    char tmp[1200], path[1200];
+    std::snprintf(tmp, sizeof tmp, "%s/.hook.json.%d", config().out_dir, static_cast<int>(getpid()));
+    std::snprintf(path, sizeof path, "%s/hook.json", config().out_dir);
+    const int fd = ::open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    std::string copy = body;
+    flush(fd, copy);
+    ::close(fd);
+    ::rename(tmp, path);
+  }
+
+  std::atomic<bool> running_{false};
+  std::thread thread_;
+  std::map<std::uint16_t, CtxRows> contexts_;
+  std::string frames_buf_, gpu_buf_;
+  int frames_fd_ = -1, gpu_fd_ = -1;
+  bool open_failed_ = false;
+  std::uint64_t reported_drops_ = 0;
+  std::mutex info_mutex_;
+  bool info_dirty_ = false;
+  std::string renderer_, version_, vendor_, api_, gpu_timer_;
+};
+
+// Never destroyed: app threads may still push while the process exits.
+Writer* g_writer = nullptr;
+
+}  // namespace
+
+void push_record(const HookRecord& record) noexcept {
+  if (g_writer) g_writer->ring.push(record);
+}
+
+void note_gl_info(const char* renderer, const char* version, const char* vendor, const char* api,
+                  const char* gpu_timer) noexcept {
+  if (!g_writer) return;
+  try {
+    g_writer->set_info(renderer, version, vendor, api, gpu_timer);
+  } catch (...) {
+  }
+}
+
+void start_writer() noexcept {
+  if (!config().recording || g_writer) return;
+  try {
+    g_writer = new Writer();
+    g_writer->start();
+  } catch (...) {
+    log_line("cannot start the writer thread: nothing is recorded");
+    g_writer = nullptr;
+  }
+}
+
+void stop_writer() noexcept {
+  if (!g_writer) return;
+  try {
+    g_writer->stop();
+  } catch (...) {
+  }
+}
+
+}  // namespace pictor::hook
