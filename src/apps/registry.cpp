@@ -1,0 +1,13 @@
+#include "apps/scenes/scenes.h"
+
+namespace pictor::apps {
+
+const std::vector<SceneInfo>& scene_registry() {
+  static const std::vector<SceneInfo> registry = {
+      {"null", "clear and swap only: Pictor's own per-frame cost", &make_null_scene},
+      {"spin", "N lit cubes spinning (option objects=N): a tunable load", &make_spin_scene},
+  };
+  return registry;
+}
+
+}  // namespace pictor::apps

@@ -1,0 +1,71 @@
+// The built-in scene interface (glmark2-style lifecycle): options declared as data, then
+// setup / input / update / draw / teardown with a current GL context. One file per scene.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/units.h"
+#include "platform/gl_window.h"
+
+namespace pictor::apps {
+
+struct SceneOption {
+  std::string name;
+  std::string default_value;
+  std::string description;
+  std::vector<std::string> allowed;  // empty = any value of the right form
+};
+
+// Option values after defaults were applied; typed getters throw pictor::UsageError on bad text.
+class SceneOptions {
+ public:
+  SceneOptions() = default;
+  SceneOptions(const std::vector<SceneOption>& declared, const std::map<std::string, std::string>& given,
+               const std::string& scene_name);
+  const std::string& text(const std::string& name) const;
+  int integer(const std::string& name, int min, int max) const;
+  double number(const std::string& name, double min, double max) const;
+
+ private:
+  std::map<std::string, std::string> values_;
+  std::string scene_;
+};
+
+struct SceneContext {
+  Size size;
+  SceneOptions options;
+};
+
+class Scene {
+ public:
+  virtual ~Scene() = default;
+  virtual std::vector<SceneOption> options() const = 0;
+  // GL context current. Throws pictor::RunError when the scene cannot run here.
+  virtual void setup(const SceneContext& context) = 0;
+  virtual void input(const platform::InputEvent&) {}
+  // t: seconds since the first frame; dt: seconds since the previous update.
+  virtual void update(double t, double dt) = 0;
+  virtual void draw() = 0;
+  virtual void teardown() {}
+};
+
+struct SceneInfo {
+  std::string name;
+  std::string description;
+  std::unique_ptr<Scene> (*make)();
+};
+
+// Every built-in scene, for listing and lookup.
+const std::vector<SceneInfo>& scene_registry();
+const SceneInfo* find_scene(const std::string& name);
+
+// Parses "NAME[:opt=value[:opt=value...]]" (',' also separates options).
+struct SceneSpec {
+  std::string name;
+  std::map<std::string, std::string> options;
+};
+SceneSpec parse_scene_spec(const std::string& text);
+
+}  // namespace pictor::apps
