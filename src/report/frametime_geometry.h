@@ -40,7 +40,7 @@ double frame_width_px(double dt_ms, const FrameGraphOptions& options);
 double frame_height_fraction(double dt_ms, const FrameGraphOptions& options);
 // Exact (unrounded) height: min + fraction * (max - min).
 double frame_height_px(double dt_ms, const FrameGraphOptions& options);
-// Gradient over the height fraction: blue (0) -> green (1/3) -> yellow (2/3) -> red (1),
+// Gradient over the height fraction: blue #3366ff (0) -> green (1/3) -> yellow (2/3) -> red (1),
 // interpolated in linear light and returned sRGB-encoded, so the midpoints are not muddy.
 Rgb frame_colour(double dt_ms, const FrameGraphOptions& options);
 // The gradient itself, for legends: fraction 0..1 (clamped).

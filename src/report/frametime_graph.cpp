@@ -1,10 +1,10 @@
 // Session frame-time graph as PNG/SVG: builds the scene once and hands it to a painter.
 #include "report/frametime_graph.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-
-#include <fmt/format.h>
 
 #include "core/error.h"
 #include "report/graph_scene.h"

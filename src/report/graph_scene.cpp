@@ -1,11 +1,15 @@
 // Layout of the session frame-time graph: header, legend, rows of bars, gridlines and time ticks.
 #include "report/graph_scene.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
-#include <fmt/format.h>
+#include "analysis/summary.h"
+#include "core/error.h"
 
 namespace pictor::report {
 namespace {
@@ -88,24 +92,32 @@ std::string format_clock(double t, double step) {
   return fmt::format("{}:{:02}", whole / 60, whole % 60);
 }
 
-struct Figures {
-  std::size_t drawn = 0;
-  std::size_t unknown = 0;
-  double seconds = 0;  // sum of the drawn frame times
-};
-
-std::string subtitle(const Figures& f) {
-  std::string s = fmt::format("{} frames", group_thousands(f.drawn));
-  // DESIGN 6: average FPS = intervals / time they cover; unknown when no time was covered.
-  if (f.seconds > 0) {
-    s += fmt::format(" \u00b7 {:.1f} FPS average \u00b7 {}", static_cast<double>(f.drawn) / f.seconds,
-                     format_duration(f.seconds));
+// The figures come from analysis::summarize_frames, so the graph's header and `pictor analyze`
+// can never disagree about a session.
+std::string subtitle(const nlohmann::json& summary, std::size_t unknown_frames) {
+  std::vector<std::string> parts;
+  if (summary["frames"].is_number()) {
+    parts.push_back(
+        fmt::format("{} frames", group_thousands(summary["frames"].get<std::size_t>())));
+  }
+  if (summary["fps_avg"].is_number()) {
+    parts.push_back(fmt::format("{:.1f} FPS average", summary["fps_avg"].get<double>()));
   } else {
-    s += " \u00b7 average FPS unknown (no frame time recorded)";
+    parts.push_back("average FPS unknown");
   }
-  if (f.unknown > 0) {
-    s += fmt::format(" \u00b7 {} of unknown duration not drawn", group_thousands(f.unknown));
+  if (summary["duration_s"].is_number()) {
+    parts.push_back(format_duration(summary["duration_s"].get<double>()));
   }
+  if (unknown_frames > 0) {
+    parts.push_back(fmt::format("{} frame time{} unknown, not drawn",
+                                group_thousands(unknown_frames), unknown_frames == 1 ? "" : "s"));
+  }
+  if (const auto& source = summary["source"];
+      source.is_string() && !source.get<std::string>().empty()) {
+    parts.push_back(fmt::format("{} data", source.get<std::string>()));
+  }
+  std::string s;
+  for (const std::string& p : parts) s += (s.empty() ? "" : " \u00b7 ") + p;
   return s;
 }
 
@@ -129,13 +141,13 @@ void add_row_axes(GraphScene& scene, const FrameGraphOptions& o, double baseline
                   double row_t1, double tick_step) {
   const double x0 = scene.plot_left;
   const double w = o.row_width_px;
-  scene.rects.push_back({x0, baseline - o.max_height_px - kRowTopPad / 2, w,
-                         o.max_height_px + kRowTopPad / 2, kPanel, RectRole::Panel});
+  scene.panels.push_back({x0, baseline - o.max_height_px - kRowTopPad / 2, w,
+                          o.max_height_px + kRowTopPad / 2, kPanel, RectRole::Panel});
   // Gridlines at the top of a bar of exactly that frame time, labelled on the left.
   double last_label_y = 1e300;
   for (double ms : gridline_ms(o)) {
     const double y = baseline - std::round(frame_height_px(ms, o)) + 0.5;
-    scene.lines.push_back({x0, y, x0 + w, y, kGrid, kGridAlpha, true});
+    scene.grid.push_back({x0, y, x0 + w, y, kGrid, kGridAlpha, true});
     if (last_label_y - y >= kMinGridLabelGap) {
       scene.texts.push_back({x0 - 6, y + 3.5, fmt::format("{:.1f} ms", ms), kAxisFont, false,
                              TextAnchor::End, kTextDim});
@@ -145,12 +157,13 @@ void add_row_axes(GraphScene& scene, const FrameGraphOptions& o, double baseline
   scene.lines.push_back({x0, baseline + 0.5, x0 + w, baseline + 0.5, kAxis, 1.0, false});
   // Time ticks at whole multiples of the step, on the session clock.
   const double px_per_s = 1000.0 / o.fast_ms;
-  for (double t = std::ceil(row_t0 / tick_step - 1e-9) * tick_step; t <= row_t1 + 1e-9;
+  // (+ 0.0 turns the -0 that ceil returns just below zero into 0, which would print as "-0 s")
+  for (double t = std::ceil(row_t0 / tick_step - 1e-9) * tick_step + 0.0; t <= row_t1 + 1e-9;
        t += tick_step) {
     const double x = std::round(x0 + (t - row_t0) * px_per_s);
     if (x > x0 + w) break;
-    scene.lines.push_back({x + 0.5, baseline + 1, x + 0.5, baseline + 1 + kTickLength, kAxis, 1.0,
-                           false});
+    scene.lines.push_back(
+        {x + 0.5, baseline + 1, x + 0.5, baseline + 1 + kTickLength, kAxis, 1.0, false});
     scene.texts.push_back({x, baseline + 1 + kTickLength + kAxisFont, format_clock(t, tick_step),
                            kAxisFont, false, TextAnchor::Middle, kTextDim});
   }
@@ -161,14 +174,17 @@ void add_row_axes(GraphScene& scene, const FrameGraphOptions& o, double baseline
 GraphScene build_frametime_scene(const analysis::FrameSeries& series,
                                  const FrameGraphOptions& options) {
   validate(options);
+  if (series.sampled) {
+    // Bars laid end to end only show time when they are consecutive frames; samples taken every
+    // ~100 ms would draw a session many times shorter than it was.
+    throw UsageError(fmt::format(
+        "{}: the log samples the frame time periodically instead of recording every frame; "
+        "a frame-time graph needs every frame",
+        series.path));
+  }
   const FramePlacement placement = place_frames(series.frame_ms, options);
   const std::vector<FrameBar> bars = wrap_into_rows(placement, options);
   const int rows = row_count(placement, options);
-
-  Figures figures;
-  figures.drawn = placement.spans.size();
-  figures.unknown = placement.unknown_frames;
-  for (const FrameSpan& s : placement.spans) figures.seconds += s.dt_ms / 1000.0;
 
   GraphScene scene;
   const double pitch = kRowTopPad + options.max_height_px + kRowBottom;
@@ -183,7 +199,8 @@ GraphScene build_frametime_scene(const analysis::FrameSeries& series,
   const std::string title = options.title.empty() ? series.path : options.title;
   scene.texts.push_back({kMargin, kMargin + kTitleFont, ellipsize_middle(title, title_chars),
                          kTitleFont, true, TextAnchor::Start, kText});
-  scene.texts.push_back({kMargin, kMargin + kTitleFont + 8 + kSubtitleFont, subtitle(figures),
+  scene.texts.push_back({kMargin, kMargin + kTitleFont + 8 + kSubtitleFont,
+                         subtitle(analysis::summarize_frames(series), placement.unknown_frames),
                          kSubtitleFont, false, TextAnchor::Start, kTextDim});
   add_legend(scene, options, scene.width - kMargin, kMargin + 2);
 

@@ -36,12 +36,15 @@ struct SceneText {
   Rgb fill;
 };
 
-// Painted in this order: background, rects (in order), lines, texts. Lines come after the bars
-// so the ms gridlines stay readable over a dense graph.
+// Painted in this order: background, panels, grid, rects (in order), lines, texts. The ms
+// gridlines lie behind the bars: where a bar is taller the line disappears into it, so the
+// eye reads each bar's height against the line where it re-emerges.
 struct GraphScene {
   int width = 0;
   int height = 0;
   Rgb background;
+  std::vector<SceneRect> panels;
+  std::vector<SceneLine> grid;
   std::vector<SceneRect> rects;
   std::vector<SceneLine> lines;
   std::vector<SceneText> texts;

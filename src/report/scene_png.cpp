@@ -1,12 +1,12 @@
 // PNG painter of the graph scene through cairo's image surface and its toy text API.
 #include <cairo.h>
+#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
-
-#include <fmt/format.h>
+#include <vector>
 
 #include "core/error.h"
 #include "report/scene_render.h"
@@ -20,21 +20,18 @@ constexpr int kMaxImageSide = 32767;
 using SurfacePtr = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
 using ContextPtr = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>;
 
-void paint(cairo_t* cr, const GraphScene& scene) {
-  cairo_set_source_rgb(cr, scene.background.r, scene.background.g, scene.background.b);
-  cairo_paint(cr);
-
-  // Bars sit on whole pixels; antialiasing would only blur the 1-px frames.
-  cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-  for (const SceneRect& r : scene.rects) {
+void fill_rects(cairo_t* cr, const std::vector<SceneRect>& rects) {
+  for (const SceneRect& r : rects) {
     cairo_set_source_rgb(cr, r.fill.r, r.fill.g, r.fill.b);
     cairo_rectangle(cr, r.x, r.y, r.width, r.height);
     cairo_fill(cr);
   }
+}
 
+void stroke_lines(cairo_t* cr, const std::vector<SceneLine>& lines) {
   cairo_set_line_width(cr, 1.0);
   const double dash[] = {3.0, 3.0};
-  for (const SceneLine& l : scene.lines) {
+  for (const SceneLine& l : lines) {
     cairo_set_source_rgba(cr, l.stroke.r, l.stroke.g, l.stroke.b, l.alpha);
     cairo_set_dash(cr, dash, l.dashed ? 2 : 0, 0.0);
     cairo_move_to(cr, l.x1, l.y1);
@@ -42,6 +39,18 @@ void paint(cairo_t* cr, const GraphScene& scene) {
     cairo_stroke(cr);
   }
   cairo_set_dash(cr, nullptr, 0, 0.0);
+}
+
+void paint(cairo_t* cr, const GraphScene& scene) {
+  cairo_set_source_rgb(cr, scene.background.r, scene.background.g, scene.background.b);
+  cairo_paint(cr);
+
+  // Bars sit on whole pixels; antialiasing would only blur the 1-px frames.
+  cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+  fill_rects(cr, scene.panels);
+  stroke_lines(cr, scene.grid);
+  fill_rects(cr, scene.rects);
+  stroke_lines(cr, scene.lines);
 
   cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
   for (const SceneText& t : scene.texts) {
@@ -70,10 +79,10 @@ cairo_status_t write_to_file(void* closure, const unsigned char* data, unsigned 
 
 void write_scene_png(const GraphScene& scene, const std::string& path) {
   if (scene.width > kMaxImageSide || scene.height > kMaxImageSide) {
-    throw UsageError(fmt::format(
-        "{}: the graph would be {}x{} px, more than a PNG can hold here ({} per side); "
-        "use a larger --width or an .svg file",
-        path, scene.width, scene.height, kMaxImageSide));
+    throw UsageError(
+        fmt::format("{}: the graph would be {}x{} px, more than a PNG can hold here ({} per side); "
+                    "use a larger --width or an .svg file",
+                    path, scene.width, scene.height, kMaxImageSide));
   }
   SurfacePtr surface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, scene.width, scene.height),
                      &cairo_surface_destroy);

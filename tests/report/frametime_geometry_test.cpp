@@ -1,4 +1,6 @@
 // Unit tests of the frame-time graph's geometry: width, height, colour, placement and rows.
+#include "report/frametime_geometry.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "core/error.h"
-#include "report/frametime_geometry.h"
 
 namespace pictor::report {
 namespace {
@@ -67,17 +68,19 @@ void expect_rgb(const Rgb& c, double r, double g, double b) {
 }
 
 TEST(FrameColour, StopsAtTheMilestones) {
-  expect_rgb(frame_colour(kFps120, kDefaults), 0, 0, 1);
+  expect_rgb(frame_colour(kFps120, kDefaults), 0.2, 0.4, 1);
   expect_rgb(frame_colour(kFps60, kDefaults), 0, 1, 0);
   expect_rgb(frame_colour(kFps30, kDefaults), 1, 1, 0);
   expect_rgb(frame_colour(kFps15, kDefaults), 1, 0, 0);
-  expect_rgb(frame_colour(1000.0 / 500, kDefaults), 0, 0, 1);
+  expect_rgb(frame_colour(1000.0 / 500, kDefaults), 0.2, 0.4, 1);
   expect_rgb(frame_colour(2000.0, kDefaults), 1, 0, 0);
 }
 
 TEST(FrameColour, InterpolatesInLinearLight) {
-  // Halfway between blue and green (log-midpoint of 120 and 60 FPS).
-  expect_rgb(frame_colour(kFps120 * std::sqrt(2.0), kDefaults), 0, kHalfLinear, kHalfLinear);
+  // Halfway between blue #3366ff and green (log-midpoint of 120 and 60 FPS): each channel is
+  // the sRGB encoding of the mean of the two linear values.
+  expect_rgb(frame_colour(kFps120 * std::sqrt(2.0), kDefaults), 0.1360341523017769,
+             0.7775264848194535, kHalfLinear);
   // Halfway between yellow and red: red stays 1, green falls to linear 0.5.
   expect_rgb(gradient_colour(5.0 / 6.0), 1, kHalfLinear, 0);
   // A quarter of the way from green to yellow: linear red 0.25.

@@ -1,8 +1,9 @@
 // Tests of the frame-time graph files: PNG readable by cairo with the scene's size and colours,
 // SVG with one rect per frame piece, errors that name the path.
-#include <gtest/gtest.h>
+#include "report/frametime_graph.h"
 
 #include <cairo.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -12,7 +13,6 @@
 #include <string>
 
 #include "core/error.h"
-#include "report/frametime_graph.h"
 #include "report/graph_scene.h"
 
 namespace pictor::report {
@@ -52,7 +52,8 @@ analysis::FrameSeries sample_session() {
 
 std::size_t count(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
-  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1))
+    ++n;
   return n;
 }
 
@@ -135,7 +136,7 @@ TEST(FrametimeSvg, OneRectPerFramePiece) {
 TEST(FrametimeSvg, HeaderNamesSourceFramesAndAverageFps) {
   const std::string svg = frametime_svg(sample_session());
   EXPECT_NE(svg.find("sessions/demo &amp; co/frames.csv"), std::string::npos);
-  EXPECT_NE(svg.find("1,800 frames"), std::string::npos);
+  EXPECT_NE(svg.find("1,801 frames"), std::string::npos);  // swaps: one more than intervals
   // 1800 intervals over 1798/60 + 1/15 + 0.4 s = 30.433 s -> 59.1 FPS.
   EXPECT_NE(svg.find("59.1 FPS average"), std::string::npos);
   for (const char* label : {"8.3 ms", "16.7 ms", "33.3 ms", "66.7 ms"}) {
@@ -151,7 +152,8 @@ TEST(FrametimeSvg, UnknownFramesAreReportedNotDrawn) {
   s.frame_ms = {kFps60, analysis::kUnknown, kFps60};
   const std::string svg = frametime_svg(s);
   EXPECT_EQ(count(svg, "<rect class=\"frame\""), 2u);
-  EXPECT_NE(svg.find("1 of unknown duration not drawn"), std::string::npos);
+  EXPECT_NE(svg.find("1 frame time unknown, not drawn"), std::string::npos);
+  EXPECT_NE(svg.find("average FPS unknown"), std::string::npos);
 }
 
 TEST(FrametimeSvg, EmptySeriesSaysSoInsteadOfInventingAnAverage) {
@@ -180,6 +182,12 @@ TEST(FrametimeGraph, ExtensionPicksTheFormat) {
   EXPECT_THROW(write_frametime_graph(s, dir.file("c.jpg")), UsageError);
   EXPECT_THROW(write_frametime_graph(s, dir.file("noext")), UsageError);
   EXPECT_FALSE(fs::exists(dir.file("c.jpg")));
+}
+
+TEST(FrametimeGraph, SampledLogIsRefusedRatherThanDrawnShort) {
+  analysis::FrameSeries s = sample_session();
+  s.sampled = true;
+  EXPECT_THROW(frametime_svg(s), UsageError);
 }
 
 TEST(FrametimeGraph, BadOptionsAreUsageErrors) {
