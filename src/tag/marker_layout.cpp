@@ -12,11 +12,6 @@ namespace {
 bool is_left(Corner c) { return c == Corner::bottom_left || c == Corner::top_left; }
 bool is_top(Corner c) { return c == Corner::top_left || c == Corner::top_right; }
 
-bool cell_white(std::uint32_t word, int column, int row) {
-  const int cell = column * kRows + row;
-  return ((word >> (31 - cell)) & 1u) != 0;
-}
-
 // Bottom-left pixel of the marker in GL window coordinates.
 PixelPoint marker_origin_in_gl(int window_w, int window_h, Corner corner) {
   return PixelPoint{is_left(corner) ? 0 : window_w - kMarkerWidth,
@@ -63,27 +58,29 @@ MarkerLayout layout(const MarkerPayload& payload, int window_w, int window_h, Co
   out.count = 1;
 
   // Runs of the minority colour per row; identical runs in the rows below merge into one rect.
-  bool consumed[kRows][kColumns] = {};
+  bool minority[kRows][kColumns + 1] = {};  // one spare column ends every run
+  for (int cell = 0; cell < kCells; ++cell) {
+    minority[cell_row(cell)][cell_column(cell)] = (((word >> (31 - cell)) & 1u) != 0) != background_white;
+  }
   for (int row = 0; row < kRows; ++row) {
     for (int c0 = 0; c0 < kColumns;) {
-      if (cell_white(word, c0, row) == background_white || consumed[row][c0]) {
+      if (!minority[row][c0]) {
         ++c0;
         continue;
       }
       int c1 = c0;
-      while (c1 < kColumns && cell_white(word, c1, row) != background_white) ++c1;
+      while (minority[row][c1]) ++c1;
       auto same_run = [&](int r) {
         for (int c = c0; c < c1; ++c) {
-          if (cell_white(word, c, r) == background_white) return false;
+          if (!minority[r][c]) return false;
         }
-        const bool open_left = c0 == 0 || cell_white(word, c0 - 1, r) == background_white;
-        const bool open_right = c1 == kColumns || cell_white(word, c1, r) == background_white;
-        return open_left && open_right;
+        return (c0 == 0 || !minority[r][c0 - 1]) && !minority[r][c1];
       };
       int last_row = row;
       while (last_row + 1 < kRows && same_run(last_row + 1)) ++last_row;
-      for (int r = row; r <= last_row; ++r) {
-        for (int c = c0; c < c1; ++c) consumed[r][c] = true;
+      // Taken: clear the merged cells so the rows below do not emit them again.
+      for (int r = row + 1; r <= last_row; ++r) {
+        for (int c = c0; c < c1; ++c) minority[r][c] = false;
       }
       // Rows count down from the top; GL y counts up from the bottom.
       out.rects[out.count++] = MarkerRect{origin.x + c0 * kCellPx,
@@ -98,17 +95,23 @@ MarkerLayout layout(const MarkerPayload& payload, int window_w, int window_h, Co
 
 std::uint32_t layout_word(const MarkerLayout& marker, int window_w, int window_h, Corner corner) {
   const PixelPoint origin = marker_origin_in_gl(window_w, window_h, corner);
+  // Paint the clears in order into a cell grid; a cell takes the colour of the last clear that
+  // covers its centre, as in the framebuffer.
+  bool white[kColumns][kRows] = {};
+  for (int i = 0; i < marker.count; ++i) {
+    const MarkerRect& r = marker.rects[i];
+    for (int column = 0; column < kColumns; ++column) {
+      const int x = origin.x + column * kCellPx + kCellPx / 2;
+      if (x < r.x || x >= r.x + r.w) continue;
+      for (int row = 0; row < kRows; ++row) {
+        const int y = origin.y + (kRows - 1 - row) * kCellPx + kCellPx / 2;
+        if (y >= r.y && y < r.y + r.h) white[column][row] = r.white;
+      }
+    }
+  }
   std::uint32_t word = 0;
   for (int cell = 0; cell < kCells; ++cell) {
-    // Centre of the cell in GL coordinates; the last clear covering it decides its colour.
-    const int x = origin.x + cell_column(cell) * kCellPx + kCellPx / 2;
-    const int y = origin.y + (kRows - 1 - cell_row(cell)) * kCellPx + kCellPx / 2;
-    bool white = false;
-    for (int i = 0; i < marker.count; ++i) {
-      const MarkerRect& r = marker.rects[i];
-      if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h) white = r.white;
-    }
-    if (white) word |= 1u << (31 - cell);
+    if (white[cell_column(cell)][cell_row(cell)]) word |= 1u << (31 - cell);
   }
   return word;
 }

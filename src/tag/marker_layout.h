@@ -28,9 +28,10 @@ Corner parse_corner(std::string_view text);
 std::string_view corner_name(Corner corner);
 
 // Cell index -> position. Cell i holds bit (31 - i) of the word; cells run down each column
-// first (column-major), so that any error confined to two adjacent columns stays within a
-// burst of 8 bits, which the CRC always detects. Column 0 is the marker's left column and
-// row 0 its top row, as seen on screen, for every corner (the marker is never mirrored).
+// first (column-major), so that damage confined to three adjacent columns (what one or two
+// JPEG blocks can reach) is a burst of at most 12 bits, which the CRC-12 always detects.
+// Column 0 is the marker's left column and row 0 its top row, as seen on screen, for every
+// corner (the marker is never mirrored).
 inline constexpr int cell_column(int cell) { return cell / kRows; }
 inline constexpr int cell_row(int cell) { return cell % kRows; }
 

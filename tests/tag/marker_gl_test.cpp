@@ -1,0 +1,188 @@
+// draw_marker() on a real OpenGL implementation (Mesa llvmpipe through surfaceless EGL): the
+// marker reads back from the default framebuffer, an app framebuffer object bound at swap time
+// is left untouched, every piece of state comes back, and no GL error is raised.
+#include <gtest/gtest.h>
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <string>
+#include <vector>
+
+#include "tag/marker_decode.h"
+#include "tag/marker_draw.h"
+
+namespace pictor::tag {
+namespace {
+
+constexpr int kW = 200, kH = 100;
+
+// One surfaceless EGL display with a pbuffer as default framebuffer, current for the test.
+class RealGl : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto get_platform_display = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
+        eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    if (!get_platform_display) GTEST_SKIP() << "EGL has no eglGetPlatformDisplayEXT";
+    display_ = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    if (display_ == EGL_NO_DISPLAY || !eglInitialize(display_, nullptr, nullptr)) {
+      GTEST_SKIP() << "no surfaceless EGL display (Mesa not installed?)";
+    }
+    eglBindAPI(EGL_OPENGL_API);
+    const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8,
+                                     EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8,
+                                     EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    EGLConfig config;
+    EGLint n = 0;
+    if (!eglChooseConfig(display_, config_attribs, &config, 1, &n) || n == 0) {
+      GTEST_SKIP() << "no RGB8 pbuffer config";
+    }
+    const EGLint surface_attribs[] = {EGL_WIDTH, kW, EGL_HEIGHT, kH, EGL_NONE};
+    surface_ = eglCreatePbufferSurface(display_, config, surface_attribs);
+    context_ = eglCreateContext(display_, config, EGL_NO_CONTEXT, nullptr);
+    if (surface_ == EGL_NO_SURFACE || context_ == EGL_NO_CONTEXT ||
+        !eglMakeCurrent(display_, surface_, surface_, context_)) {
+      GTEST_SKIP() << "cannot make a GL context current";
+    }
+    gen_framebuffers_ = load<PFNGLGENFRAMEBUFFERSPROC>("glGenFramebuffers");
+    gen_renderbuffers_ = load<PFNGLGENRENDERBUFFERSPROC>("glGenRenderbuffers");
+    bind_renderbuffer_ = load<PFNGLBINDRENDERBUFFERPROC>("glBindRenderbuffer");
+    renderbuffer_storage_ = load<PFNGLRENDERBUFFERSTORAGEPROC>("glRenderbufferStorage");
+    framebuffer_renderbuffer_ = load<PFNGLFRAMEBUFFERRENDERBUFFERPROC>("glFramebufferRenderbuffer");
+    bind_framebuffer_ = load<PFNGLBINDFRAMEBUFFERPROC>("glBindFramebuffer");
+    if (!gen_framebuffers_ || !gen_renderbuffers_ || !bind_renderbuffer_ ||
+        !renderbuffer_storage_ || !framebuffer_renderbuffer_ || !bind_framebuffer_) {
+      GTEST_SKIP() << "no framebuffer objects";
+    }
+  }
+  void TearDown() override {
+    if (display_ != EGL_NO_DISPLAY) {
+      eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+      if (context_ != EGL_NO_CONTEXT) eglDestroyContext(display_, context_);
+      if (surface_ != EGL_NO_SURFACE) eglDestroySurface(display_, surface_);
+      eglTerminate(display_);
+    }
+  }
+  template <typename T>
+  static T load(const char* name) {
+    return reinterpret_cast<T>(eglGetProcAddress(name));
+  }
+
+  GlClearFns real_fns(bool with_framebuffers) const {
+    GlClearFns f;
+    f.scissor = glScissor;
+    f.clear_color = glClearColor;
+    f.clear = glClear;
+    f.enable = glEnable;
+    f.disable = glDisable;
+    f.get_integerv = glGetIntegerv;
+    f.get_floatv = glGetFloatv;
+    f.is_enabled = glIsEnabled;
+    f.color_mask = glColorMask;
+    if (with_framebuffers) f.bind_framebuffer = bind_framebuffer_;
+    return f;
+  }
+
+  // Reads a framebuffer as a top-left-origin RGBX image.
+  std::vector<std::uint8_t> read(unsigned framebuffer) const {
+    bind_framebuffer_(GL_READ_FRAMEBUFFER, framebuffer);
+    std::vector<std::uint8_t> rows(kW * kH * 4), image(kW * kH * 4);
+    glReadPixels(0, 0, kW, kH, GL_RGBA, GL_UNSIGNED_BYTE, rows.data());
+    for (int y = 0; y < kH; ++y)
+      std::copy_n(rows.data() + (kH - 1 - y) * kW * 4, kW * 4, image.data() + y * kW * 4);
+    return image;
+  }
+
+  EGLDisplay display_ = EGL_NO_DISPLAY;
+  EGLSurface surface_ = EGL_NO_SURFACE;
+  EGLContext context_ = EGL_NO_CONTEXT;
+  PFNGLGENFRAMEBUFFERSPROC gen_framebuffers_ = nullptr;
+  PFNGLGENRENDERBUFFERSPROC gen_renderbuffers_ = nullptr;
+  PFNGLBINDRENDERBUFFERPROC bind_renderbuffer_ = nullptr;
+  PFNGLRENDERBUFFERSTORAGEPROC renderbuffer_storage_ = nullptr;
+  PFNGLFRAMEBUFFERRENDERBUFFERPROC framebuffer_renderbuffer_ = nullptr;
+  PFNGLBINDFRAMEBUFFERPROC bind_framebuffer_ = nullptr;
+};
+
+struct GlState {
+  int box[4];
+  float clear[4];
+  int mask[4];
+  int draw_fb, read_fb;
+  unsigned char scissor, dither;
+  bool operator==(const GlState& o) const {
+    return std::equal(box, box + 4, o.box) && std::equal(clear, clear + 4, o.clear) &&
+           std::equal(mask, mask + 4, o.mask) && draw_fb == o.draw_fb && read_fb == o.read_fb &&
+           scissor == o.scissor && dither == o.dither;
+  }
+};
+
+GlState query_state() {
+  GlState s{};
+  glGetIntegerv(GL_SCISSOR_BOX, s.box);
+  glGetFloatv(GL_COLOR_CLEAR_VALUE, s.clear);
+  glGetIntegerv(GL_COLOR_WRITEMASK, s.mask);
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &s.draw_fb);
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &s.read_fb);
+  s.scissor = glIsEnabled(GL_SCISSOR_TEST);
+  s.dither = glIsEnabled(GL_DITHER);
+  return s;
+}
+
+TEST_F(RealGl, MarkerReachesTheDefaultFramebufferAndStateComesBack) {
+  // The app's frame: grey in the default framebuffer; an FBO of its own, green, still bound.
+  glClearColor(0.5f, 0.5f, 0.5f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  unsigned fbo = 0, rbo = 0;
+  gen_framebuffers_(1, &fbo);
+  gen_renderbuffers_(1, &rbo);
+  bind_renderbuffer_(GL_RENDERBUFFER, rbo);
+  renderbuffer_storage_(GL_RENDERBUFFER, GL_RGBA8, kW, kH);
+  bind_framebuffer_(GL_FRAMEBUFFER, fbo);
+  framebuffer_renderbuffer_(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rbo);
+  glClearColor(0.f, 1.f, 0.f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(10, 20, 30, 40);
+  glClearColor(0.25f, 0.5f, 0.75f, 1.f);
+  glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
+  glEnable(GL_DITHER);
+  ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  const GlState before = query_state();
+
+  const MarkerPayload p{0x9D1, 0xC4};
+  ASSERT_TRUE(draw_marker(real_fns(true), layout(p, kW, kH, Corner::bottom_left)));
+
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  EXPECT_TRUE(query_state() == before);
+  const std::vector<std::uint8_t> shown = read(0);
+  const auto got = decode(shown.data(), kW, kH, kW * 4, PixelFormat::rgbx, Corner::bottom_left);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(*got, p);
+  EXPECT_EQ(shown[(10 * kW + 100) * 4], 128) << "pixels outside the marker keep the app's grey";
+  const std::vector<std::uint8_t> app_fbo = read(fbo);
+  for (std::size_t i = 0; i < app_fbo.size(); i += 4) {
+    ASSERT_EQ(app_fbo[i + 1], 255) << "the app's framebuffer object was drawn into at " << i / 4;
+  }
+}
+
+TEST_F(RealGl, WorksWithoutFramebufferEntryPoint) {
+  glClearColor(0.5f, 0.5f, 0.5f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_DITHER);
+  const GlState before = query_state();
+  const MarkerPayload p{0x123, 0x45};
+  ASSERT_TRUE(draw_marker(real_fns(false), layout(p, kW, kH, Corner::top_right)));
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  EXPECT_TRUE(query_state() == before);
+  const std::vector<std::uint8_t> shown = read(0);
+  const auto got = decode(shown.data(), kW, kH, kW * 4, PixelFormat::rgbx, Corner::top_right);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(*got, p);
+}
+
+}  // namespace
+}  // namespace pictor::tag
