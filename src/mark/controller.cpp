@@ -14,6 +14,7 @@ Controller::Controller(const ControllerOptions& options)
       end_timestamp_(options.test_interval_ms) {}
 
 void Controller::start(double timestamp, Stage& stage) {
+  started_ = true;
   start_timestamp_ = timestamp;
   end_timestamp_ += timestamp;
   previous_timestamp_ = timestamp;
@@ -111,6 +112,13 @@ int64_t to_tune_delta(double delta) {
   if (std::isnan(delta)) return 0;
   const double limit = static_cast<double>(Stage::kUnbounded);
   return static_cast<int64_t>(std::clamp(delta, -limit, limit));
+}
+
+bool reached_stage_maximum(const Controller& controller, const Stage& stage) {
+  const double max = static_cast<double>(stage.max_complexity());
+  for (const auto& s : controller.samples())
+    if (s.complexity >= max) return true;
+  return false;
 }
 
 std::unique_ptr<Controller> make_controller(const std::string& name, const ControllerOptions& options,

@@ -49,7 +49,9 @@ class Controller {
   virtual void start(double timestamp, Stage& stage);
   // Called at every later frame, before the stage animates.
   void update(double timestamp, Stage& stage);
-  bool should_stop(double timestamp) const { return timestamp > end_timestamp_; }
+  // MotionMark also compares before start() (against the bare interval, as its clock starts near
+  // 0); here a test never ends during warm-up, so intervals shorter than the warm-up still work.
+  bool should_stop(double timestamp) const { return started_ && timestamp > end_timestamp_; }
 
   double target_fps() const { return options_.fps; }
   const std::vector<ControllerSample>& samples() const { return samples_; }
@@ -81,6 +83,7 @@ class Controller {
   KalmanEstimator frame_length_estimator_;
   bool estimator_enabled_ = true;
   double interval_sampling_length_ = 100;  // ms; 0 means every frame is its own interval
+  bool started_ = false;
   double start_timestamp_ = 0;
   double end_timestamp_;
   double previous_timestamp_ = 0;
@@ -104,6 +107,10 @@ class FixedController final : public Controller {
 // Tuning deltas are whole numbers; ±∞ (which the original also produces on degenerate data) is
 // clamped so the stage clamps it to its range, and NaN becomes 0 (no change).
 int64_t to_tune_delta(double delta);
+
+// True when the stage sat at its maximum complexity at some sample: its score is then a lower
+// bound set by the stage, not the machine's capacity (MARK.md §7).
+bool reached_stage_maximum(const Controller& controller, const Stage& stage);
 
 std::unique_ptr<Controller> make_controller(const std::string& name, const ControllerOptions& options,
                                             double fixed_complexity);
