@@ -41,11 +41,11 @@ bool known_duration(double dt_ms) { return std::isfinite(dt_ms) && dt_ms >= 0.0;
 
 void validate(const FrameGraphOptions& o) {
   if (!(std::isfinite(o.fast_ms) && o.fast_ms > 0.0)) {
-    throw UsageError(fmt::format("--fast-ms must be a positive number of ms, got {}", o.fast_ms));
+    throw UsageError(fmt::format("--fast-ms must be a positive number of ms, got {:g}", o.fast_ms));
   }
   if (!(std::isfinite(o.slow_ms) && o.slow_ms > o.fast_ms)) {
-    throw UsageError(
-        fmt::format("--slow-ms ({}) must be greater than --fast-ms ({})", o.slow_ms, o.fast_ms));
+    throw UsageError(fmt::format("--slow-ms ({:g}) must be greater than --fast-ms ({:g})",
+                                 o.slow_ms, o.fast_ms));
   }
   if (o.min_height_px < 1 || o.min_height_px > 1000) {
     throw UsageError(fmt::format("--min-height must be 1..1000 px, got {}", o.min_height_px));

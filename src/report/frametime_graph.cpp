@@ -39,16 +39,23 @@ void write_frametime_svg(const analysis::FrameSeries& series, const std::string&
   write_text_file(path, frametime_svg(series, options));
 }
 
+GraphFormat graph_format_for(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  if (ext == ".png") return GraphFormat::Png;
+  if (ext == ".svg") return GraphFormat::Svg;
+  throw UsageError(fmt::format("{}: output must end in .png or .svg (got {})", path,
+                               ext.empty() ? "no extension" : "'" + ext + "'"));
+}
+
 void write_frametime_graph(const analysis::FrameSeries& series, const std::string& path,
                            const FrameGraphOptions& options) {
-  const std::string ext = lower_extension(path);
-  if (ext == ".png") {
-    write_frametime_png(series, path, options);
-  } else if (ext == ".svg") {
-    write_frametime_svg(series, path, options);
-  } else {
-    throw UsageError(fmt::format("{}: output must end in .png or .svg (got {})", path,
-                                 ext.empty() ? "no extension" : "'" + ext + "'"));
+  switch (graph_format_for(path)) {
+    case GraphFormat::Png:
+      write_frametime_png(series, path, options);
+      return;
+    case GraphFormat::Svg:
+      write_frametime_svg(series, path, options);
+      return;
   }
 }
 

@@ -20,8 +20,13 @@ void write_frametime_png(const analysis::FrameSeries& series, const std::string&
 void write_frametime_svg(const analysis::FrameSeries& series, const std::string& path,
                          const FrameGraphOptions& options = {});
 
-// Picks PNG or SVG from the extension of `path` (case-insensitive); any other extension is a
-// UsageError naming it.
+enum class GraphFormat { Png, Svg };
+
+// The format an output path asks for by its extension (.png or .svg, case-insensitive); any
+// other extension is a UsageError naming it. Lets a caller refuse a bad name before loading data.
+GraphFormat graph_format_for(const std::string& path);
+
+// Writes PNG or SVG as graph_format_for(path) says.
 void write_frametime_graph(const analysis::FrameSeries& series, const std::string& path,
                            const FrameGraphOptions& options = {});
 

@@ -86,8 +86,19 @@ double pick_tick_step_s(double px_per_s) {
   return steps.back();
 }
 
-std::string format_clock(double t, double step) {
-  if (t < 60 || step < 1) return fmt::format("{:g} s", std::round(t * 100) / 100);
+// Labels of the time axis: seconds for a session under a minute, m:ss on every row otherwise, so
+// one graph never mixes "59 s" with "1:00".
+struct TimeAxis {
+  double step_s = 1;
+  bool minutes = false;
+};
+
+std::string format_clock(double t, const TimeAxis& axis) {
+  if (!axis.minutes) return fmt::format("{:g} s", std::round(t * 100) / 100);
+  if (axis.step_s < 1) {
+    const double whole_min = std::floor(t / 60 + 1e-9);
+    return fmt::format("{:g}:{:04.1f}", whole_min, std::max(0.0, t - whole_min * 60));
+  }
   const auto whole = static_cast<long long>(std::llround(t));
   return fmt::format("{}:{:02}", whole / 60, whole % 60);
 }
@@ -138,7 +149,7 @@ void add_legend(GraphScene& scene, const FrameGraphOptions& o, double right, dou
 }
 
 void add_row_axes(GraphScene& scene, const FrameGraphOptions& o, double baseline, double row_t0,
-                  double row_t1, double tick_step) {
+                  double row_t1, const TimeAxis& axis) {
   const double x0 = scene.plot_left;
   const double w = o.row_width_px;
   scene.panels.push_back({x0, baseline - o.max_height_px - kRowTopPad / 2, w,
@@ -157,14 +168,16 @@ void add_row_axes(GraphScene& scene, const FrameGraphOptions& o, double baseline
   scene.lines.push_back({x0, baseline + 0.5, x0 + w, baseline + 0.5, kAxis, 1.0, false});
   // Time ticks at whole multiples of the step, on the session clock.
   const double px_per_s = 1000.0 / o.fast_ms;
-  // (+ 0.0 turns the -0 that ceil returns just below zero into 0, which would print as "-0 s")
-  for (double t = std::ceil(row_t0 / tick_step - 1e-9) * tick_step + 0.0; t <= row_t1 + 1e-9;
-       t += tick_step) {
+  // Multiples k * step, not a running sum, so 0.1 s steps do not drift over a long session.
+  for (auto k = static_cast<long long>(std::max(0.0, std::ceil(row_t0 / axis.step_s - 1e-9)));;
+       ++k) {
+    const double t = static_cast<double>(k) * axis.step_s;
+    if (t > row_t1 + 1e-9) break;
     const double x = std::round(x0 + (t - row_t0) * px_per_s);
     if (x > x0 + w) break;
     scene.lines.push_back(
         {x + 0.5, baseline + 1, x + 0.5, baseline + 1 + kTickLength, kAxis, 1.0, false});
-    scene.texts.push_back({x, baseline + 1 + kTickLength + kAxisFont, format_clock(t, tick_step),
+    scene.texts.push_back({x, baseline + 1 + kTickLength + kAxisFont, format_clock(t, axis),
                            kAxisFont, false, TextAnchor::Middle, kTextDim});
   }
 }
@@ -205,14 +218,14 @@ GraphScene build_frametime_scene(const analysis::FrameSeries& series,
   add_legend(scene, options, scene.width - kMargin, kMargin + 2);
 
   const double px_per_s = 1000.0 / options.fast_ms;
-  const double tick_step = pick_tick_step_s(px_per_s);
   const double length_s = static_cast<double>(placement.length_px) / px_per_s;
+  const TimeAxis axis{pick_tick_step_s(px_per_s), length_s >= 60};
   for (int r = 0; r < rows; ++r) {
     const double baseline = kHeaderHeight + r * pitch + kRowTopPad + options.max_height_px;
     scene.row_baseline.push_back(baseline);
     const double t0 = r * options.row_width_px / px_per_s;
     const double t1 = std::min(length_s, (r + 1) * options.row_width_px / px_per_s);
-    add_row_axes(scene, options, baseline, t0, std::max(t0, t1), tick_step);
+    add_row_axes(scene, options, baseline, t0, std::max(t0, t1), axis);
   }
   for (const FrameBar& b : bars) {
     const double baseline = scene.row_baseline[static_cast<std::size_t>(b.row)];

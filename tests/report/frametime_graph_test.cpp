@@ -179,6 +179,9 @@ TEST(FrametimeGraph, ExtensionPicksTheFormat) {
   png.read(magic, 8);
   EXPECT_EQ(std::string(magic + 1, 3), "PNG");
 
+  EXPECT_EQ(graph_format_for("out/x.PNG"), GraphFormat::Png);
+  EXPECT_EQ(graph_format_for("x.svg"), GraphFormat::Svg);
+  EXPECT_THROW(graph_format_for("dir.svg/x"), UsageError);
   EXPECT_THROW(write_frametime_graph(s, dir.file("c.jpg")), UsageError);
   EXPECT_THROW(write_frametime_graph(s, dir.file("noext")), UsageError);
   EXPECT_FALSE(fs::exists(dir.file("c.jpg")));
