@@ -64,7 +64,12 @@ FrameFormat detect_frame_format(std::string_view text) {
     if (starts_with(l, "# pictor frames")) return FrameFormat::pictor;
     if (starts_with(l, "#")) continue;
     if (has_field(l, "swap_ns") && has_field(l, "frame")) return FrameFormat::pictor;
-    if (starts_with(l, "fps,") && has_field(l, "frametime")) return FrameFormat::mangohud;
+    // The frame-metrics header; matched on its neighbours too, so that a log missing 'frametime'
+    // is reported as such rather than as an unknown format.
+    if (starts_with(l, "fps,") && (has_field(l, "frametime") || has_field(l, "elapsed") ||
+                                   has_field(l, "cpu_load"))) {
+      return FrameFormat::mangohud;
+    }
     if (starts_with(l, "os,cpu,gpu")) return FrameFormat::mangohud;
     if (has_field(l, "application") && has_field(l, "processid")) return FrameFormat::presentmon;
   }

@@ -1,12 +1,40 @@
-// `pictor analyze` (placeholder until its issue lands; it says so instead of pretending).
+// `pictor analyze PATH [--json]`: reads a session directory, a frames.csv, a MangoHud or a
+// PresentMon CSV and prints the frame figures of DESIGN 6 (table, or summary.json's frame part).
+#include <cstdio>
+#include <string>
+
+#include "analysis/load.h"
+#include "analysis/summary.h"
 #include "cli/commands.h"
-#include "core/error.h"
 
 namespace pictor::cli {
 
-void add_analyze(CLI::App& app, Context&) {
-  auto* cmd = app.add_subcommand("analyze", "(not available yet)");
-  cmd->callback([] { throw UsageError("'analyze' is not available in this build yet"); });
+void add_analyze(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand(
+      "analyze", "Frame-time figures of a session directory, frames.csv, MangoHud or PresentMon CSV");
+  struct Options {
+    std::string path;
+    bool json = false;
+  };
+  auto opts = std::make_shared<Options>();
+  cmd->add_option("PATH", opts->path,
+                  "Session directory, Pictor frames.csv, MangoHud CSV log or PresentMon CSV "
+                  "(format detected from the content)")
+      ->required();
+  cmd->add_flag("--json", opts->json, "Print the figures as JSON (the frame part of summary.json)");
+  cmd->callback([opts, &ctx] {
+    const analysis::FrameSeries series = analysis::load_frames(opts->path);
+    const nlohmann::json summary = analysis::summarize_frames(series);
+    // Remarks about the input go to stderr so stdout stays the result alone.
+    if (!ctx.quiet) {
+      for (const std::string& note : series.notes) {
+        std::fprintf(stderr, "pictor: note: %s\n", note.c_str());
+      }
+    }
+    const std::string text =
+        opts->json ? summary.dump(2) + "\n" : analysis::format_frame_summary(summary);
+    std::fputs(text.c_str(), stdout);
+  });
 }
 
 }  // namespace pictor::cli

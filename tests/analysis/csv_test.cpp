@@ -1,0 +1,124 @@
+// The CSV reader: quoting, line ends, line numbers, header lookup, field parsing and its errors.
+#include "analysis/csv.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "test_files.h"
+
+namespace pictor::analysis {
+namespace {
+
+using test::usage_error_of;
+
+std::vector<CsvRow> read_all(const std::string& text) {
+  CsvReader reader(text, "t.csv");
+  std::vector<CsvRow> rows;
+  CsvRow row;
+  while (reader.next(row)) rows.push_back(row);
+  return rows;
+}
+
+TEST(CsvReader, PlainRowsWithLineNumbers) {
+  const auto rows = read_all("a,b,c\n1,2,3\n");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].fields, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(rows[1].fields, (std::vector<std::string>{"1", "2", "3"}));
+  EXPECT_EQ(rows[0].line, 1u);
+  EXPECT_EQ(rows[1].line, 2u);
+  EXPECT_TRUE(rows[1].terminated);
+}
+
+TEST(CsvReader, QuotedFieldsWithCommasQuotesAndNewlines) {
+  const auto rows = read_all("name,desc\n\"a,b\",\"say \"\"hi\"\"\"\n\"two\nlines\",x\nlast,row\n");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[1].fields, (std::vector<std::string>{"a,b", "say \"hi\""}));
+  EXPECT_EQ(rows[2].fields, (std::vector<std::string>{"two\nlines", "x"}));
+  EXPECT_EQ(rows[2].line, 3u);
+  EXPECT_EQ(rows[3].line, 5u);  // the quoted newline counted
+}
+
+TEST(CsvReader, CrlfEmptyFieldsBlankLinesAndBom) {
+  const auto rows = read_all("\xEF\xBB\xBF" "a,b,c\r\n\r\n,,\r\n1,,3\r\n");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].fields[0], "a");  // no BOM left on the first name
+  EXPECT_EQ(rows[1].fields, (std::vector<std::string>{"", "", ""}));
+  EXPECT_EQ(rows[1].line, 3u);        // the blank line still counts
+  EXPECT_EQ(rows[2].fields, (std::vector<std::string>{"1", "", "3"}));
+  EXPECT_EQ(rows[2].fields[2], "3");  // no stray \r
+}
+
+TEST(CsvReader, LastRowWithoutLineEndIsMarked) {
+  const auto rows = read_all("a,b\n1,2\n3");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_TRUE(rows[1].terminated);
+  EXPECT_FALSE(rows[2].terminated);
+  EXPECT_EQ(rows[2].fields, (std::vector<std::string>{"3"}));
+}
+
+TEST(CsvReader, UnclosedQuoteNamesItsLine) {
+  const std::string msg = usage_error_of([] { read_all("a,b\n1,2\n\"open,3\n4,5\n"); });
+  EXPECT_EQ(msg, "t.csv:3: quoted field is not closed before the end of the file");
+}
+
+TEST(CsvReader, TextAfterClosingQuoteIsAnError) {
+  const std::string msg = usage_error_of([] { read_all("a,b\n\"x\"y,2\n"); });
+  EXPECT_EQ(msg, "t.csv:2: unexpected text after a closing quote");
+}
+
+CsvRow make_row(std::vector<std::string> fields, std::size_t line, bool terminated = true) {
+  CsvRow r;
+  r.fields = std::move(fields);
+  r.line = line;
+  r.terminated = terminated;
+  return r;
+}
+
+TEST(CsvHeader, FindsNamesIgnoringCaseAndSpaces) {
+  const CsvHeader h(make_row({"Application", " msBetweenPresents ", "x"}, 1), "p.csv");
+  EXPECT_EQ(h.find("application"), 0u);
+  EXPECT_EQ(h.find("MsBetweenPresents"), 1u);
+  EXPECT_FALSE(h.find("FrameTime").has_value());
+  EXPECT_EQ(h.find_any({"FrameTime", "X"}), 2u);
+  EXPECT_EQ(usage_error_of([&] { h.require("FrameTime"); }),
+            "p.csv:1: missing required column 'FrameTime'");
+}
+
+TEST(CsvFields, NumbersAndTheirErrors) {
+  const CsvHeader h(make_row({"a", "b"}, 1), "f.csv");
+  EXPECT_DOUBLE_EQ(field_double(make_row({" 12.5 ", "x"}, 7), h, 0), 12.5);
+  EXPECT_DOUBLE_EQ(field_double(make_row({"+3e2", "x"}, 7), h, 0), 300.0);
+  EXPECT_EQ(field_int64(make_row({"1000000000000", "x"}, 7), h, 0), 1000000000000);
+  EXPECT_FALSE(field_optional_double(make_row({"NA", "x"}, 7), h, 0).has_value());
+  EXPECT_FALSE(field_optional_double(make_row({"", "x"}, 7), h, 0).has_value());
+  EXPECT_EQ(usage_error_of([&] { field_double(make_row({"1", "abc"}, 7), h, 1); }),
+            "f.csv:7: column 'b': 'abc' is not a number");
+  EXPECT_EQ(usage_error_of([&] { field_double(make_row({"", "1"}, 8), h, 0); }),
+            "f.csv:8: column 'a' is empty where a number is required");
+  EXPECT_EQ(usage_error_of([&] { field_double(make_row({"inf", "1"}, 9), h, 0); }),
+            "f.csv:9: column 'a': 'inf' is not a finite number");
+  EXPECT_EQ(usage_error_of([&] { field_int64(make_row({"1.5", "1"}, 10), h, 0); }),
+            "f.csv:10: column 'a': '1.5' is not an integer");
+  EXPECT_EQ(usage_error_of([&] { field_int64(make_row({"99999999999999999999", "1"}, 11), h, 0); }),
+            "f.csv:11: column 'a': '99999999999999999999' is out of range");
+  EXPECT_EQ(usage_error_of([&] { field_double(make_row({"12abc", "1"}, 12), h, 0); }),
+            "f.csv:12: column 'a': '12abc' is not a number");
+}
+
+TEST(CsvRowWidth, CutLastRowIsDroppedAnyOtherMismatchIsAnError) {
+  const CsvHeader h(make_row({"a", "b", "c"}, 2), "w.csv");
+  std::vector<std::string> notes;
+  EXPECT_TRUE(check_row_width(make_row({"1", "2", "3"}, 3), h, notes));
+  EXPECT_FALSE(check_row_width(make_row({"1", "2"}, 9, /*terminated=*/false), h, notes));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("line 9 is cut short"), std::string::npos);
+  EXPECT_EQ(usage_error_of([&] { check_row_width(make_row({"1", "2"}, 4), h, notes); }),
+            "w.csv:4: row has 2 fields, header (line 2) has 3");
+  EXPECT_EQ(usage_error_of([&] { check_row_width(make_row({"1", "2", "3", "4"}, 5, false), h, notes); }),
+            "w.csv:5: row has 4 fields, header (line 2) has 3");
+}
+
+}  // namespace
+}  // namespace pictor::analysis

@@ -1,0 +1,111 @@
+// Every malformed input gives a UsageError whose one line names the file, the line and the cause.
+#include <gtest/gtest.h>
+
+#include "analysis/load.h"
+#include "analysis/summary.h"
+#include "test_files.h"
+
+namespace pictor::analysis {
+namespace {
+
+using test::usage_error_of;
+
+class LoadErrors : public ::testing::Test {
+ protected:
+  // The error message for `content` written to a file, with the file's path replaced by "F".
+  std::string error_for(const std::string& content) {
+    const std::string path = dir_.write("in.csv", content);
+    std::string msg = usage_error_of([&] { load_frames(path); });
+    if (msg.rfind(path, 0) == 0) msg = "F" + msg.substr(path.size());
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << "more than one line: " << msg;
+    return msg;
+  }
+  test::TempDir dir_;
+};
+
+TEST_F(LoadErrors, MissingFile) {
+  const std::string path = dir_.path() + "/nope.csv";
+  EXPECT_EQ(usage_error_of([&] { load_frames(path); }),
+            path + ": cannot open: No such file or directory");
+}
+
+TEST_F(LoadErrors, SessionDirectoryWithoutFramesCsv) {
+  const std::string msg = usage_error_of([&] { load_frames(dir_.path()); });
+  EXPECT_EQ(msg, dir_.path() + "/frames.csv: cannot open: No such file or directory");
+}
+
+TEST_F(LoadErrors, EmptyAndBlankFiles) {
+  EXPECT_EQ(error_for(""), "F:1: file is empty");
+  EXPECT_EQ(error_for("\n  \r\n"), "F:1: file is empty");
+}
+
+TEST_F(LoadErrors, UnknownFormat) {
+  EXPECT_EQ(error_for("name,score\nalice,3\n"),
+            "F:1: unknown format: not a Pictor frames.csv, a MangoHud CSV log or a PresentMon CSV");
+}
+
+TEST_F(LoadErrors, PictorMissingColumn) {
+  EXPECT_EQ(error_for("# pictor frames schema 1\nframe,ctx,frame_ms\n0,1,\n"),
+            "F:2: missing required column 'swap_ns'");
+}
+
+TEST_F(LoadErrors, PictorNonNumericValues) {
+  EXPECT_EQ(error_for("# pictor frames schema 1\nframe,ctx,swap_ns\n0,1,100\n1,1,1e9\n"),
+            "F:4: column 'swap_ns': '1e9' is not an integer");
+  EXPECT_EQ(error_for("frame,ctx,swap_ns,gpu_ms\n0,1,100,\n1,1,200,fast\n"),
+            "F:3: column 'gpu_ms': 'fast' is not a number");
+}
+
+TEST_F(LoadErrors, PictorTruncatedRows) {
+  // A short row with a line end, at the end or in the middle: the file is malformed.
+  EXPECT_EQ(error_for("frame,ctx,swap_ns\n0,1,100\n1,1\n"),
+            "F:3: row has 2 fields, header (line 1) has 3");
+  EXPECT_EQ(error_for("frame,ctx,swap_ns\n0,1,100\n1,1\n2,1,300\n"),
+            "F:3: row has 2 fields, header (line 1) has 3");
+}
+
+TEST_F(LoadErrors, PictorRowCutByACrashIsDroppedWithANote) {
+  const std::string path = dir_.write("cut.csv", "frame,ctx,swap_ns\n0,1,0\n1,1,10000000\n2,1");
+  const FrameSeries s = load_frames(path);
+  EXPECT_EQ(s.frame_ms, (std::vector<double>{10}));
+  ASSERT_EQ(s.notes.size(), 1u);
+  EXPECT_NE(s.notes[0].find("line 4 is cut short (2 of 3 fields, no line end)"), std::string::npos);
+  EXPECT_EQ(summarize_frames(s)["input_notes"].size(), 1u);
+}
+
+TEST_F(LoadErrors, PictorOrderAndSchema) {
+  EXPECT_EQ(error_for("frame,ctx,swap_ns\n0,1,100\n2,1,200\n1,1,300\n"),
+            "F:4: frame 1 follows frame 2 (line 3) of the same context: rows out of order");
+  EXPECT_EQ(error_for("frame,ctx,swap_ns\n0,1,500\n1,1,400\n"),
+            "F:3: swap_ns 400 is earlier than 500 of frame 0 (line 2)");
+  EXPECT_EQ(error_for("# pictor frames schema 2\nframe,ctx,swap_ns\n"),
+            "F:1: frames.csv schema 2 is newer than this Pictor reads (1)");
+}
+
+TEST_F(LoadErrors, MangoHudMalformed) {
+  EXPECT_EQ(error_for("os,cpu,gpu,ram,kernel,driver,cpuscheduler\nDebian,x,y,1,2,3,\n"),
+            "F:1: MangoHud log has no 'fps,frametime,...' header row");
+  EXPECT_EQ(error_for("fps,cpu_load,elapsed\n60,10,0\n"), "F:1: missing required column 'frametime'");
+  EXPECT_EQ(error_for("os,cpu,gpu\na,b,c\nfps,frametime,elapsed\n60,16.6,0\nsixty,16.6,1\n"),
+            "F:5: column 'fps': 'sixty' is not a number");
+  EXPECT_EQ(error_for("fps,frametime,elapsed\n0,16.6,0\n0,16.6,1\n"),
+            "F:1: cannot tell the unit of 'frametime': no row has both fps and frametime above 0");
+  EXPECT_EQ(error_for("fps,frametime,elapsed\n60,16.6,100\n60,16.6,50\n"),
+            "F:3: elapsed 50 is earlier than 100 on line 2");
+  EXPECT_EQ(error_for("fps,frametime,elapsed\n60,16.6,0\n60,16.6\n60,16.6,3\n"),
+            "F:3: row has 2 fields, header (line 1) has 3");
+}
+
+TEST_F(LoadErrors, PresentMonMalformed) {
+  EXPECT_EQ(error_for("Application,ProcessID,TimeInSeconds\na.exe,1,0.5\n"),
+            "F:1: missing required column 'MsBetweenPresents' (or 'FrameTime')");
+  EXPECT_EQ(error_for("Application,ProcessID,MsBetweenPresents\r\na.exe,1,16.6\r\na.exe,1,x\r\n"),
+            "F:3: column 'MsBetweenPresents': 'x' is not a number");
+  EXPECT_EQ(error_for("Application,ProcessID,MsBetweenPresents\na.exe,1,-3\n"),
+            "F:2: negative frame time -3");
+  EXPECT_EQ(error_for("Application,ProcessID,MsBetweenPresents\n\"a.exe,1,16\n"),
+            "F:2: quoted field is not closed before the end of the file");
+}
+
+}  // namespace
+}  // namespace pictor::analysis

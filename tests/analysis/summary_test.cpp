@@ -1,0 +1,162 @@
+// summarize_frames on constructed series: counts, duration, average FPS, percentiles, lows,
+// stutter, GPU figures, and null (never 0) for what is unknown.
+#include "analysis/summary.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace pictor::analysis {
+namespace {
+
+// A series with swaps at the given offsets (ms) from t0, as the Pictor reader builds it.
+FrameSeries from_swaps_ms(const std::vector<double>& at_ms) {
+  FrameSeries s;
+  s.source = "test";
+  const int64_t t0 = 5'000'000'000;
+  for (std::size_t i = 0; i < at_ms.size(); ++i) {
+    s.swap_ns.push_back(t0 + static_cast<int64_t>(std::llround(at_ms[i] * 1e6)));
+    if (i > 0) s.frame_ms.push_back(at_ms[i] - at_ms[i - 1]);
+  }
+  return s;
+}
+
+TEST(Summary, FramesDurationAndAverageFps) {
+  // 5 swaps over 100 ms: 4 intervals -> 40 FPS, not 50.
+  const nlohmann::json j = summarize_frames(from_swaps_ms({0, 20, 40, 70, 100}));
+  EXPECT_EQ(j["schema"], 1);
+  EXPECT_EQ(j["frames"], 5);
+  EXPECT_DOUBLE_EQ(j["duration_s"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(j["fps_avg"].get<double>(), 40.0);
+  EXPECT_TRUE(j["note"].is_null());
+}
+
+TEST(Summary, DurationFromIntervalsWhenNoTimestamps) {
+  FrameSeries s;
+  s.frame_ms = {10, 10, 20, 10};
+  const nlohmann::json j = summarize_frames(s);
+  EXPECT_EQ(j["frames"], 5);
+  EXPECT_DOUBLE_EQ(j["duration_s"].get<double>(), 0.05);
+  EXPECT_DOUBLE_EQ(j["fps_avg"].get<double>(), 80.0);
+}
+
+TEST(Summary, FrameTimePercentilesNearestRank) {
+  FrameSeries s;
+  for (int i = 1; i <= 1000; ++i) s.frame_ms.push_back(static_cast<double>(i) / 10.0);
+  const nlohmann::json ft = summarize_frames(s)["frame_ms"];
+  EXPECT_EQ(ft["n"], 1000);
+  EXPECT_DOUBLE_EQ(ft["min"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(ft["p50"].get<double>(), 50.0);
+  EXPECT_DOUBLE_EQ(ft["p90"].get<double>(), 90.0);
+  EXPECT_DOUBLE_EQ(ft["p95"].get<double>(), 95.0);
+  EXPECT_DOUBLE_EQ(ft["p99"].get<double>(), 99.0);
+  EXPECT_DOUBLE_EQ(ft["p999"].get<double>(), 99.9);
+  EXPECT_DOUBLE_EQ(ft["max"].get<double>(), 100.0);
+  EXPECT_NEAR(ft["mean"].get<double>(), 50.05, 1e-9);
+}
+
+TEST(Summary, LowsInBothConventions) {
+  FrameSeries s;
+  s.frame_ms.assign(196, 10.0);
+  s.frame_ms.insert(s.frame_ms.end(), {100.0, 40.0, 60.0, 50.0});  // order must not matter
+  const nlohmann::json j = summarize_frames(s);
+  EXPECT_DOUBLE_EQ(j["low_1pct_fps_percentile"].get<double>(), 20.0);
+  EXPECT_DOUBLE_EQ(j["low_0_1pct_fps_percentile"].get<double>(), 10.0);
+  EXPECT_DOUBLE_EQ(j["low_1pct_fps_average"].get<double>(), 12.5);
+  EXPECT_DOUBLE_EQ(j["low_0_1pct_fps_average"].get<double>(), 10.0);
+}
+
+TEST(Summary, StutterCountAndTimeShare) {
+  FrameSeries s;
+  s.frame_ms.assign(40, 10.0);
+  s.frame_ms[10] = 30.0;
+  s.frame_ms[25] = 50.0;
+  const nlohmann::json st = summarize_frames(s)["stutter"];
+  EXPECT_EQ(st["count"], 2);
+  EXPECT_DOUBLE_EQ(st["time_share"].get<double>(), 80.0 / (38 * 10.0 + 80.0));
+  EXPECT_EQ(st["window"], 30);
+  EXPECT_EQ(st["factor"], 2.5);
+}
+
+TEST(Summary, GpuFiguresFromKnownValuesOnly) {
+  FrameSeries s;
+  s.frame_ms = {10, 10, 10, 10};
+  s.gpu_ms = {2.0, kUnknown, 4.0, 9.0};
+  const nlohmann::json g = summarize_frames(s)["gpu_ms"];
+  ASSERT_TRUE(g.is_object());
+  EXPECT_EQ(g["n"], 3);
+  EXPECT_DOUBLE_EQ(g["mean"].get<double>(), 5.0);
+  EXPECT_DOUBLE_EQ(g["p50"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(g["p99"].get<double>(), 9.0);
+  EXPECT_DOUBLE_EQ(g["max"].get<double>(), 9.0);
+  EXPECT_EQ(g["kind"], "timer-query");
+}
+
+TEST(Summary, GpuNullWhenNoneKnown) {
+  FrameSeries s;
+  s.frame_ms = {10, 10};
+  EXPECT_TRUE(summarize_frames(s)["gpu_ms"].is_null());
+  s.gpu_ms = {kUnknown, kUnknown};
+  EXPECT_TRUE(summarize_frames(s)["gpu_ms"].is_null());
+}
+
+TEST(Summary, TooFewFramesGivesNullsAndAReason) {
+  for (const auto& series : {FrameSeries{}, from_swaps_ms({0})}) {
+    const nlohmann::json j = summarize_frames(series);
+    EXPECT_EQ(j["frames"], series.swap_ns.size());
+    for (const char* key : {"duration_s", "fps_avg", "frame_ms", "low_1pct_fps_percentile",
+                            "low_0_1pct_fps_percentile", "low_1pct_fps_average",
+                            "low_0_1pct_fps_average", "stutter", "gpu_ms"}) {
+      EXPECT_TRUE(j[key].is_null()) << key;
+    }
+    ASSERT_TRUE(j["note"].is_string());
+    EXPECT_NE(j["note"].get<std::string>().find("fewer than 2 frames"), std::string::npos);
+  }
+}
+
+TEST(Summary, TwoFramesAreEnough) {
+  const nlohmann::json j = summarize_frames(from_swaps_ms({0, 16}));
+  EXPECT_EQ(j["frames"], 2);
+  EXPECT_DOUBLE_EQ(j["frame_ms"]["p99"].get<double>(), 16.0);
+  EXPECT_EQ(j["stutter"]["count"], 0);
+}
+
+TEST(Summary, SampledSeriesHasNoFrameCountFpsOrStutter) {
+  FrameSeries s;
+  s.sampled = true;
+  s.span_s = 4.5;
+  s.frame_ms = {16, 17, 40, 16};
+  s.notes = {"rows are samples"};
+  const nlohmann::json j = summarize_frames(s);
+  EXPECT_TRUE(j["sampled"].get<bool>());
+  EXPECT_TRUE(j["frames"].is_null());
+  EXPECT_TRUE(j["fps_avg"].is_null());
+  EXPECT_TRUE(j["stutter"].is_null());
+  EXPECT_DOUBLE_EQ(j["duration_s"].get<double>(), 4.5);
+  EXPECT_DOUBLE_EQ(j["frame_ms"]["max"].get<double>(), 40.0);
+  EXPECT_TRUE(j["note"].is_string());
+  EXPECT_EQ(j["input_notes"][0], "rows are samples");
+}
+
+TEST(Summary, AllSwapsAtOneInstantLeaveFpsUnknown) {
+  const nlohmann::json j = summarize_frames(from_swaps_ms({5, 5, 5}));
+  EXPECT_EQ(j["frames"], 3);
+  EXPECT_TRUE(j["fps_avg"].is_null());
+  EXPECT_TRUE(j["low_1pct_fps_percentile"].is_null());
+  EXPECT_TRUE(j["note"].is_string());
+}
+
+TEST(SummaryTable, ShowsFiguresAndUnknowns) {
+  const std::string table = format_frame_summary(summarize_frames(from_swaps_ms({0, 20, 40, 70, 100})));
+  EXPECT_NE(table.find("Average FPS         40.00"), std::string::npos) << table;
+  EXPECT_NE(table.find("Frames              5"), std::string::npos) << table;
+  EXPECT_NE(table.find("GPU time (ms)       unknown"), std::string::npos) << table;
+  EXPECT_NE(table.find("p99.9"), std::string::npos) << table;
+  const std::string empty = format_frame_summary(summarize_frames(FrameSeries{}));
+  EXPECT_NE(empty.find("Average FPS         unknown"), std::string::npos) << empty;
+  EXPECT_NE(empty.find("fewer than 2 frames"), std::string::npos) << empty;
+}
+
+}  // namespace
+}  // namespace pictor::analysis
