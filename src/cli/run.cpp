@@ -1,12 +1,60 @@
-// `pictor run` (placeholder until its issue lands; it says so instead of pretending).
+// `pictor run`: one session of an app (built-in scene or any command) on a private Xvfb under
+// the interposer. The work is in runner::run_session; this file maps options and prints.
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "analysis/summary.h"
 #include "cli/commands.h"
 #include "core/error.h"
+#include "runner/session.h"
 
 namespace pictor::cli {
 
-void add_run(CLI::App& app, Context&) {
-  auto* cmd = app.add_subcommand("run", "(not available yet)");
-  cmd->callback([] { throw UsageError("'run' is not available in this build yet"); });
+namespace {
+struct RunArgs {
+  std::vector<std::string> target;
+  std::string duration = "10s";
+  std::string size = "1280x720";
+  std::string out;
+  bool json = false;
+  bool no_hook = false;
+};
+}  // namespace
+
+void add_run(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand("run", "Run an OpenGL app (or builtin:NAME) on a private Xvfb under the interposer");
+  cmd->add_option("target", args->target, "builtin:NAME[:option=value...]  or  -- COMMAND [ARGS...]");
+  cmd->add_option("-d,--duration", args->duration, "how long to run (500ms, 10s, 2m)")->capture_default_str();
+  cmd->add_option("-s,--size", args->size, "window/screen size WxH")->capture_default_str();
+  cmd->add_option("-o,--out", args->out, "session directory (default pictor-out/<time>-<app>)");
+  cmd->add_flag("--json", args->json, "print summary.json instead of the table");
+  cmd->add_flag("--no-hook", args->no_hook, "run without the interposer (nothing is recorded)");
+  cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears");
+  cmd->callback([args, &ctx, &app] {
+    runner::RunOptions o;
+    if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME or -- COMMAND");
+    if (args->target[0].rfind("builtin:", 0) == 0) {
+      if (args->target.size() > 1) throw UsageError("builtin:NAME takes no further arguments");
+      o.builtin = args->target[0].substr(8);
+    } else {
+      o.command = args->target;
+    }
+    o.duration_s = parse_duration_s(args->duration);
+    o.size = parse_size(args->size);
+    o.out_dir = args->out;
+    o.quiet = ctx.quiet;
+    o.hook = !args->no_hook;
+    (void)app;
+    const runner::RunResult r = runner::run_session(o);
+    if (!r.summary.is_null()) {
+      if (args->json) std::printf("%s\n", r.summary.dump(2).c_str());
+      else std::printf("%s", analysis::format_frame_summary(r.summary).c_str());
+    }
+    if (!ctx.quiet) std::fprintf(stderr, "pictor: session directory %s (frame-time graph: %s/frametime.png)\n",
+                                 r.dir.c_str(), r.dir.c_str());
+    if (r.exit_code != 0) throw RunError(r.failure);
+  });
 }
 
 }  // namespace pictor::cli

@@ -1,0 +1,47 @@
+#include "runner/install_paths.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+#include "core/error.h"
+
+namespace pictor::runner {
+
+namespace fs = std::filesystem;
+
+std::string self_directory() {
+  std::error_code ec;
+  const auto exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(".") : exe.parent_path().string();
+}
+
+static std::string first_existing(const char* env, const std::vector<fs::path>& candidates,
+                                  const std::string& what) {
+  if (const char* v = std::getenv(env); v && *v) {
+    if (fs::exists(v)) return v;
+    throw RunError(std::string(env) + " names '" + v + "', which does not exist");
+  }
+  for (const auto& c : candidates)
+    if (fs::exists(c)) return fs::weakly_canonical(c).string();
+  throw RunError(what + " not found next to pictor (looked in " + candidates.front().parent_path().string() +
+                 "); set " + env);
+}
+
+std::string find_hook_library() {
+  const fs::path self = self_directory();
+  return first_existing("PICTOR_HOOK_LIB",
+                        {self / "../lib/libpictor_hook.so", self / "../lib/pictor/libpictor_hook.so",
+                         self / "libpictor_hook.so"},
+                        "libpictor_hook.so");
+}
+
+std::string find_app_binary() {
+  const fs::path self = self_directory();
+  return first_existing("PICTOR_APP_BIN", {self / "pictor-app", self / "../libexec/pictor/pictor-app"},
+                        "pictor-app");
+}
+
+}  // namespace pictor::runner

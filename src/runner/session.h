@@ -1,0 +1,40 @@
+// One session: a private Xvfb, the app under the interposer for a given time, then teardown and
+// the session directory's derived files (run.json, summary.json, frametime.png). DESIGN §5.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/units.h"
+
+namespace pictor::runner {
+
+struct RunOptions {
+  // Either a built-in scene spec ("spin:objects=500") or an external command.
+  std::string builtin;
+  std::vector<std::string> command;
+  double duration_s = 10.0;
+  Size size{1280, 720};
+  std::string out_dir;                // empty: pictor-out/<time>-<name>
+  std::vector<std::string> argv;      // pictor's own command line, for run.json
+  bool quiet = false;
+  bool hook = true;                   // false: run without the interposer (nothing recorded)
+  double grace_s = 2.0;               // SIGTERM → SIGKILL grace period
+};
+
+struct RunResult {
+  std::string dir;
+  int exit_code = 0;                  // 0 ok, 1 the app failed (results kept)
+  std::string failure;                // one line when exit_code != 0
+  nlohmann::json summary;             // summary.json content (null when not written)
+};
+
+// Throws pictor::UsageError for bad options (missing command, unwritable --out) before anything
+// starts; every other failure is returned in RunResult with everything recorded so far kept.
+RunResult run_session(const RunOptions& options);
+
+// Fills frames.csv's empty gpu_ms cells from gpu.csv (results that arrived after the row was
+// written). Returns the number of cells filled.
+std::size_t merge_late_gpu(const std::string& session_dir);
+
+}  // namespace pictor::runner
