@@ -10,19 +10,25 @@ namespace pictor::analysis {
 
 Stutters find_stutters(std::span<const double> frame_ms, std::size_t window, double factor) {
   Stutters out;
-  std::vector<double> buffer;
-  buffer.reserve(window);
-  for (std::size_t i = 1; i < frame_ms.size() && window > 0; ++i) {
-    const std::size_t first = i > window ? i - window : 0;
-    buffer.assign(frame_ms.begin() + static_cast<std::ptrdiff_t>(first),
-                  frame_ms.begin() + static_cast<std::ptrdiff_t>(i));
-    // nth_element finds the nearest-rank median in linear time without sorting the window.
-    const std::size_t rank = stats::nearest_rank(50.0, buffer.size());
-    auto nth = buffer.begin() + static_cast<std::ptrdiff_t>(rank - 1);
-    std::nth_element(buffer.begin(), nth, buffer.end());
-    if (frame_ms[i] > factor * *nth) {
-      out.frames.push_back(i);
-      out.time_ms += frame_ms[i];
+  if (window == 0) return out;
+  // The preceding window kept sorted: reading its median is an index, and sliding it is one
+  // insertion and one removal in a vector of at most `window` values.
+  std::vector<double> sorted_window;
+  sorted_window.reserve(window + 1);
+  for (std::size_t i = 0; i < frame_ms.size(); ++i) {
+    if (i > 0) {
+      const double median = sorted_window[stats::nearest_rank(50.0, sorted_window.size()) - 1];
+      if (frame_ms[i] > factor * median) {
+        out.frames.push_back(i);
+        out.time_ms += frame_ms[i];
+      }
+    }
+    sorted_window.insert(std::upper_bound(sorted_window.begin(), sorted_window.end(), frame_ms[i]),
+                         frame_ms[i]);
+    if (sorted_window.size() > window) {
+      // Leaves frame i - window; any equal value is the same number, so the first match will do.
+      sorted_window.erase(std::lower_bound(sorted_window.begin(), sorted_window.end(),
+                                           frame_ms[i - window]));
     }
   }
   return out;
