@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "analysis/load.h"
+#include "apps/scene.h"
 #include "analysis/summary.h"
 #include "core/clock.h"
 #include "core/error.h"
@@ -114,6 +115,15 @@ RunResult run_session(const RunOptions& options) {
   std::vector<std::string> argv;
   std::string label;
   if (!options.builtin.empty()) {
+    // Check the scene and its options here, so a typo is a usage error before anything starts.
+    const apps::SceneSpec spec = apps::parse_scene_spec(options.builtin);
+    const apps::SceneInfo* info = apps::find_scene(spec.name);
+    if (!info) {
+      std::string names;
+      for (const auto& s : apps::scene_registry()) names += (names.empty() ? "" : ", ") + s.name;
+      throw UsageError("unknown built-in scene '" + spec.name + "' (built-in scenes: " + names + ")");
+    }
+    apps::SceneOptions(info->make()->options(), spec.options, spec.name);
     argv = {find_app_binary(), options.builtin, "--size",
             std::to_string(options.size.width) + "x" + std::to_string(options.size.height)};
     label = "builtin:" + options.builtin;

@@ -1,0 +1,80 @@
+// The interposer inside third-party apps (GLX, EGL, dlsym-resolved swaps) and its crash bound.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "core/clock.h"
+#include "helpers.h"
+#include "runner/process.h"
+#include "runner/xvfb.h"
+
+using namespace pictor::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+void expect_app_recorded(const std::vector<std::string>& command, const std::string& api, std::size_t min_frames) {
+  const std::string dir = fresh_dir("app");
+  std::vector<std::string> argv = {PICTOR_BIN, "run", "-d", "2s", "-o", dir, "--"};
+  argv.insert(argv.end(), command.begin(), command.end());
+  const auto r = run_command(argv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = read_csv_rows(dir + "/frames.csv");
+  EXPECT_GE(rows.size(), min_frames);
+  const auto run = read_json(dir + "/run.json");
+  EXPECT_EQ(run["gl"]["api"], api);
+  // Every frame after the first has a positive frame time.
+  for (std::size_t i = 1; i < rows.size(); ++i) ASSERT_GT(std::stod(rows[i][3]), 0.0);
+  const auto summary = read_json(dir + "/summary.json");
+  EXPECT_GT(summary["fps_avg"].get<double>(), 5.0);
+}
+
+}  // namespace
+
+TEST(Hook, GlxgearsThroughGlx) { expect_app_recorded({"glxgears"}, "GLX", 20); }
+
+TEST(Hook, Es2gearsThroughEgl) { expect_app_recorded({"es2gears_x11"}, "EGL", 20); }
+
+TEST(Hook, Glmark2ResolvesSwapThroughDlsym) {
+  // glmark2 dlopens libGL and looks glXSwapBuffers up with dlsym; a short benchmark ends by itself.
+  expect_app_recorded({"glmark2", "-b", "build:duration=1.0", "--size", "640x360"}, "GLX", 20);
+}
+
+TEST(Hook, SigkillLosesAtMost100ms) {
+  const std::string dir = fresh_dir("kill");
+  auto xvfb = pictor::runner::Xvfb::start({640, 480});
+  pictor::runner::SpawnOptions o;
+  o.argv = {PICTOR_APP_BIN_PATH, "null", "--size", "640x480"};
+  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", PICTOR_HOOK_PATH}, {"PICTOR_OUT", dir}};
+  auto app = pictor::runner::Process::spawn(o);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ASSERT_TRUE(app.running());
+  const std::int64_t kill_ns = pictor::monotonic_ns();
+  ::kill(app.pid(), SIGKILL);
+  app.wait_for(-1);
+  const auto rows = read_csv_rows(dir + "/frames.csv");
+  ASSERT_GT(rows.size(), 10u);
+  // The last complete row: a kill can cut the final line.
+  std::int64_t last_swap = 0;
+  for (const auto& row : rows)
+    if (row.size() >= 9) last_swap = std::stoll(row[2]);
+  EXPECT_GE(last_swap, kill_ns - 100'000'000) << "more than 100 ms of frames lost";
+  EXPECT_LE(last_swap, kill_ns);
+}
+
+TEST(Hook, AppWithoutPictorOutOnlyForwards) {
+  // Preloaded without PICTOR_OUT the hook records nothing and the app runs normally.
+  const std::string dir = fresh_dir("passive");
+  auto xvfb = pictor::runner::Xvfb::start({320, 240});
+  pictor::runner::SpawnOptions o;
+  o.argv = {PICTOR_APP_BIN_PATH, "null", "--size", "320x240", "--duration", "0.5"};
+  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", PICTOR_HOOK_PATH}, {"PICTOR_OUT", ""}};
+  auto app = pictor::runner::Process::spawn(o);
+  const auto st = app.wait_for(10);
+  ASSERT_TRUE(st.has_value());
+  EXPECT_TRUE(st->exited && st->code == 0) << st->describe();
+  EXPECT_TRUE(fs::is_empty(dir));
+}
