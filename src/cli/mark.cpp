@@ -1,35 +1,146 @@
 // `pictor mark`: the MotionMark-method peak-complexity benchmark, and `pictor mark score`, which
 // scores recorded samples without rendering. The work lives in pictor::mark.
+#include <unistd.h>
+
 #include <cstdio>
+#include <ctime>
+#include <sstream>
+
+#include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/units.h"
+#include "mark/harness.h"
+#include "mark/mark_output.h"
 #include "mark/samples_json.h"
 #include "mark/score.h"
+#include "mark/tests/catalog.h"
 
 namespace pictor::cli {
+namespace {
 
-void add_mark(CLI::App& app, Context& /*ctx*/) {
-  auto* cmd = app.add_subcommand("mark", "Peak-complexity benchmark (MotionMark 1.3.1 method)");
+struct MarkArgs {
+  std::string tests, size, fps = "60", duration = "30s", controller = "ramp", out, display;
+  double complexity = 100;
+  bool vsync = false, json = false, list = false;
+  std::string samples_path;
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::string default_out_dir() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "mark-%Y%m%d-%H%M%S", &tm);
+  return buf;
+}
+
+mark::MarkOptions to_options(const MarkArgs& a) {
+  mark::MarkOptions o;
+  o.tests = split_list(a.tests);
+  for (const auto& t : o.tests) mark::stages::find_test(t);
+  if (!a.size.empty()) o.size = mark::stage_size(a.size);
+  if (a.fps == "auto") {
+    o.fps_auto = true;
+  } else {
+    try {
+      std::size_t used = 0;
+      o.fps = std::stod(a.fps, &used);
+      if (used != a.fps.size()) throw std::invalid_argument(a.fps);
+    } catch (const std::exception&) {
+      throw UsageError("--fps must be a number or 'auto', got '" + a.fps + "'");
+    }
+  }
+  o.duration_s = parse_duration_s(a.duration);
+  o.controller = a.controller;
+  o.fixed_complexity = a.complexity;
+  o.display = a.display;
+  o.vsync = a.vsync;
+  return o;
+}
+
+// On a terminal one line updates in place; otherwise (logs, CI) a plain line every few seconds.
+void print_progress(const mark::Progress& p, bool tty) {
+  static std::string last_test;
+  static double last_printed = -1e9;
+  if (!tty) {
+    if (p.test == last_test && p.elapsed_s - last_printed < 5) return;
+    last_test = p.test;
+    last_printed = p.elapsed_s;
+  }
+  const auto line = fmt::format("mark [{}/{}] {:<10} {:>6.1f} s  {:<8} complexity {:.0f}", p.index, p.count, p.test,
+                                p.elapsed_s, p.phase, p.complexity);
+  if (tty)
+    std::fprintf(stderr, "\r%-78s", line.c_str());
+  else
+    std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+}  // namespace
+
+void add_mark(CLI::App& app, Context& ctx) {
+  static MarkArgs args;
+  auto* cmd = app.add_subcommand("mark", "Peak-complexity benchmark with MotionMark 1.3.1's method");
   cmd->require_subcommand(0, 1);
+  cmd->add_option("--tests", args.tests,
+                  "Comma-separated tests (default: multiply,arcs,leaves,paths,lines,images,design,suits; also focus)");
+  cmd->add_option("--size", args.size, "Stage size: small (568x320), medium (900x600), large (1600x800) or WxH "
+                                       "(default: from the screen size)");
+  cmd->add_option("--fps", args.fps, "Target frame rate, or 'auto' to detect it (vsync displays)")->capture_default_str();
+  cmd->add_option("--duration", args.duration, "Test interval per test (MotionMark: 30s)")->capture_default_str();
+  cmd->add_option("--controller", args.controller, "ramp (scores) or fixed (holds --complexity)")
+      ->check(CLI::IsMember({"ramp", "fixed"}))
+      ->capture_default_str();
+  cmd->add_option("--complexity", args.complexity, "Element count for --controller fixed")->capture_default_str();
+  cmd->add_option("--out", args.out, "Output directory (default: ./mark-YYYYMMDD-HHMMSS)");
+  cmd->add_option("--display", args.display, "Use this X display (e.g. :0) instead of a private Xvfb");
+  cmd->add_flag("--vsync", args.vsync, "Pace frames by the display's vsync instead of an emulated tick");
+  cmd->add_flag("--json", args.json, "Print mark.json on stdout instead of the table");
+  cmd->add_flag("--list", args.list, "List the tests and exit");
 
   auto* score = cmd->add_subcommand("score", "Score samples without rendering (MotionMark-exact); prints JSON");
-  static std::string samples_path;
-  score->add_option("SAMPLES.json", samples_path,
+  score->add_option("SAMPLES.json", args.samples_path,
                     "{\"fps\": 60, \"samples\": [[type, time, complexity, frameLength], ...]}")
       ->required();
   score->callback([] {
-    const auto set = mark::read_sample_set(samples_path);
-    const auto result = mark::score_samples(set.samples, set.fps);
-    auto out = mark::score_to_json(result);
+    const auto set = mark::read_sample_set(args.samples_path);
+    auto out = mark::score_to_json(mark::score_samples(set.samples, set.fps));
     out["fps"] = set.fps;
     std::printf("%s\n", out.dump(2).c_str());
   });
 
-  cmd->callback([cmd, score] {
+  cmd->callback([score, &ctx] {
     if (score->parsed()) return;
-    (void)cmd;
-    throw UsageError("'mark' runs are not available in this build yet; use 'pictor mark score'");
+    if (args.list) {
+      for (const auto& t : mark::stages::test_catalog())
+        std::printf("%-10s %-13s %s%s\n", t.name.c_str(), t.title.c_str(), t.description.c_str(),
+                    t.default_suite ? "" : " (not in the default suite)");
+      return;
+    }
+    const auto options = to_options(args);
+    const std::string out = args.out.empty() ? default_out_dir() : args.out;
+    const bool tty = isatty(fileno(stderr));
+    const bool quiet = ctx.quiet;
+    const auto result = mark::run_mark(options, [&](const mark::Progress& p) {
+      if (!quiet) print_progress(p, tty);
+    });
+    if (!quiet && tty) std::fprintf(stderr, "\n");
+    mark::write_mark_outputs(out, result, options);
+    if (args.json)
+      std::printf("%s\n", mark::mark_to_json(result, options).dump(1).c_str());
+    else
+      std::printf("%s", mark::format_mark_table(result).c_str());
+    if (!quiet) std::fprintf(stderr, "mark: wrote %s/mark.json\n", out.c_str());
   });
 }
 

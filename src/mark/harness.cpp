@@ -1,0 +1,204 @@
+#include "mark/harness.h"
+
+#include <X11/Xlib.h>
+
+#include <chrono>
+#include <ctime>
+#include <memory>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "mark/machine_info.h"
+#include "mark/pacer.h"
+#include "mark/ramp_controller.h"
+#include "mark/tests/catalog.h"
+#include "mark/tests/sprites.h"
+#include "platform/gl_window.h"
+#include "runner/xvfb.h"
+
+namespace pictor::mark {
+namespace {
+
+constexpr Size kSmall{568, 320}, kMedium{900, 600}, kLarge{1600, 800};
+// The embedded Xvfb's screen: large enough for the large stage.
+constexpr Size kEmbeddedScreen{1920, 1080};
+
+std::string iso_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+Size screen_size(const std::string& display) {
+  Display* d = XOpenDisplay(display.c_str());
+  if (!d) throw RunError("cannot open X display '" + display + "'");
+  const Size s{DisplayWidth(d, DefaultScreen(d)), DisplayHeight(d, DefaultScreen(d))};
+  XCloseDisplay(d);
+  return s;
+}
+
+std::string phase_of(const Controller& controller, const TestLoop& loop) {
+  if (!loop.warmed_up()) return "warm-up";
+  if (const auto* ramp = dynamic_cast<const RampController*>(&controller))
+    return ramp->finished_tier_sampling() ? "ramp " + std::to_string(ramp->ramps().size() + 1) : "tiers";
+  return controller.name();
+}
+
+// Runs one test in its own window; returns the raw material of its result.
+TestResult run_test(const std::string& name, const MarkOptions& options, double fps, Size size,
+                    const std::string& display, nlohmann::json& machine, int index, int count,
+                    const std::function<void(const Progress&)>& progress) {
+  const auto& info = stages::find_test(name);
+  auto window = platform::GlWindow::create({size, "pictor mark: " + info.title, display, options.vsync});
+  if (machine.find("gl_renderer") == machine.end()) machine.update(gl_info());
+  stages::SpriteRenderer renderer(size);
+  auto stage = stages::make_stage(name, renderer);
+  ControllerOptions copts;
+  copts.fps = fps;
+  copts.test_interval_ms = options.duration_s * 1000;
+  auto controller = make_controller(options.controller, copts, options.fixed_complexity);
+  TestLoop loop(*stage, *controller, options.warmup);
+
+  std::unique_ptr<FramePacer> pacer;
+  if (options.vsync)
+    pacer = std::make_unique<SwapPacer>();
+  else
+    pacer = std::make_unique<TickPacer>(fps);
+
+  TestResult result;
+  result.name = name;
+  result.title = info.title;
+  result.controller = controller->name();
+  const int64_t base_ns = monotonic_ns();
+  int64_t last_progress = 0;
+  bool open = true;
+  while (open) {
+    const int64_t start = pacer->wait_for_frame();
+    const double t = static_cast<double>(start - base_ns) / 1e6;
+    if (!loop.frame(t)) break;
+    const int64_t before_swap = monotonic_ns();
+    window->swap();
+    const int64_t after_swap = monotonic_ns();
+    pacer->frame_submitted();
+    result.frames.push_back({start, static_cast<double>(after_swap - start) / 1e6,
+                             static_cast<double>(after_swap - before_swap) / 1e6});
+    open = window->pump([](const platform::InputEvent&) {});
+    if (progress && start - last_progress > 250'000'000) {
+      last_progress = start;
+      progress({name, index, count, t / 1000, static_cast<double>(stage->complexity()), phase_of(*controller, loop)});
+    }
+  }
+  if (!open) throw RunError("the mark window was closed during '" + name + "'");
+
+  // The frame that called start() is both the last warm-up frame and sample 0.
+  result.warmup_frames = static_cast<long>(result.frames.size()) - static_cast<long>(controller->samples().size()) + 1;
+  result.controller_samples = controller->processed_samples();
+  for (const auto& s : controller->samples()) result.smoothed.push_back(s.smoothed_frame_length);
+  result.scored_samples = controller->scored_samples();
+  if (stage->max_complexity() != Stage::kUnbounded) result.stage_max = stage->max_complexity();
+  result.stage_max_reached = reached_stage_maximum(*controller, *stage);
+  if (const auto* ramp = dynamic_cast<const RampController*>(controller.get())) {
+    result.ramps = ramp->ramps();
+    result.skipped_ramps = ramp->skipped_ramps();
+    if (result.ramps.empty())
+      throw RunError("'" + name + "' completed no ramp in " + std::to_string(options.duration_s) +
+                     " s: use a longer --duration");
+    result.score = score_samples(result.scored_samples, fps);
+  } else {
+    RunningStats complexity;
+    for (std::size_t i = controller->sampling_start_index(); i < result.controller_samples.size(); ++i)
+      complexity.sample(result.controller_samples[i].complexity);
+    result.mean_complexity = complexity.mean();
+  }
+  if (result.stage_max_reached)
+    result.warnings.push_back("the stage reached its maximum of " + std::to_string(stage->max_complexity()) +
+                              " elements: the score is a floor set by the stage, not the machine's capacity");
+  if (result.score && result.score->negative_slope_share > 0.5)
+    result.warnings.push_back("frame time did not rise with complexity in most bootstrap resamples: the "
+                              "score is the top complexity reached, not a change point");
+  if (result.skipped_ramps > 0)
+    result.warnings.push_back(std::to_string(result.skipped_ramps) +
+                              " ramp(s) had no animation frame to fit and were skipped");
+  return result;
+}
+
+}  // namespace
+
+Size stage_size(const std::string& name) {
+  if (name == "small") return kSmall;
+  if (name == "medium") return kMedium;
+  if (name == "large") return kLarge;
+  return parse_size(name);
+}
+
+Size stage_size_for_screen(Size screen) {
+  if (screen.width >= kLarge.width && screen.height >= kLarge.height) return kLarge;
+  if (screen.width >= kMedium.width && screen.height >= kMedium.height) return kMedium;
+  return kSmall;
+}
+
+MarkResult run_mark(const MarkOptions& options, const std::function<void(const Progress&)>& progress) {
+  std::vector<std::string> tests = options.tests.empty() ? stages::default_suite() : options.tests;
+  for (const auto& t : tests) stages::find_test(t);
+  if (!(options.duration_s > 0)) throw UsageError("--duration must be positive");
+  if (options.controller != "ramp" && options.controller != "fixed")
+    throw UsageError("unknown controller '" + options.controller + "' (use ramp or fixed)");
+  if (!options.fps_auto && !(options.fps > 2 && options.fps <= 1000))
+    throw UsageError("--fps must be between 3 and 1000, or auto");
+
+  MarkResult result;
+  result.started_at = iso_now();
+  result.machine = machine_info();
+  std::unique_ptr<runner::Xvfb> xvfb;
+  std::string display = options.display;
+  Size screen;
+  if (display.empty()) {
+    screen = options.size ? Size{std::max(options.size->width, kEmbeddedScreen.width),
+                                 std::max(options.size->height, kEmbeddedScreen.height)}
+                          : kEmbeddedScreen;
+    xvfb = runner::Xvfb::start(screen);
+    display = xvfb->display();
+    result.display_kind = "Xvfb " + display + " (embedded)";
+  } else {
+    screen = screen_size(display);
+    result.display_kind = display;
+  }
+  result.stage = options.size ? *options.size : stage_size_for_screen(screen);
+  result.pacing = options.vsync ? "vsync" : "emulated tick";
+
+  double fps = options.fps;
+  if (options.fps_auto) {
+    fps = 60;
+    if (options.vsync) {
+      // Time 300 swaps of an empty window (MARK.md §1).
+      auto window = platform::GlWindow::create({result.stage, "pictor mark: frame rate", display, true});
+      SwapPacer pacer;
+      double first = 0, last = 0;
+      for (int i = 0; i <= 300; ++i) {
+        const double t = static_cast<double>(pacer.wait_for_frame()) / 1e6;
+        if (i == 0) first = t;
+        last = t;
+        window->swap();
+        pacer.frame_submitted();
+      }
+      fps = pick_frame_rate(first, last, 300);
+    }
+  }
+  result.fps = fps;
+
+  const int count = static_cast<int>(tests.size());
+  for (int i = 0; i < count; ++i)
+    result.tests.push_back(run_test(tests[static_cast<std::size_t>(i)], options, fps, result.stage, display,
+                                    result.machine, i + 1, count, progress));
+  if (options.controller == "ramp") {
+    std::vector<TestScore> scores;
+    for (const auto& t : result.tests) scores.push_back(*t.score);
+    result.suite = suite_score(scores);
+  }
+  return result;
+}
+
+}  // namespace pictor::mark

@@ -1,0 +1,82 @@
+// `pictor mark` end to end: starts the display (a private Xvfb unless one is given), runs each
+// test's stage under its controller with a paced frame loop, scores it, and returns everything.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/units.h"
+#include "mark/controller.h"
+#include "mark/score.h"
+#include "mark/test_loop.h"
+
+namespace pictor::mark {
+
+struct MarkOptions {
+  std::vector<std::string> tests;  // empty: the default suite (MotionMark 1.3.1's eight)
+  std::optional<Size> size;        // stage size; unset: chosen from the screen size
+  double fps = 60;
+  bool fps_auto = false;           // detect the display's rate (only meaningful with vsync)
+  double duration_s = 30;          // test interval (MotionMark: 30 s)
+  std::string controller = "ramp";
+  double fixed_complexity = 100;   // for --controller fixed
+  std::string display;             // empty: start a private Xvfb
+  bool vsync = false;              // pace by the display's vsync instead of the emulated tick
+  WarmupOptions warmup;
+};
+
+// One frame as the harness saw it, for DIR/<test>/frames.csv.
+struct FrameRecord {
+  int64_t start_ns = 0;    // callback timestamp (the display tick)
+  double cpu_ms = 0;       // callback work: controller, scene update, GL calls, swap call
+  double swap_call_ms = 0; // time inside the swap call
+};
+
+struct TestResult {
+  std::string name, title;
+  std::string controller;
+  std::optional<TestScore> score;  // ramp: MotionMark's score; fixed: unset
+  double mean_complexity = 0;      // fixed: the score MotionMark reports for debugging
+  std::optional<int64_t> stage_max;  // the stage's own limit, unset when unbounded
+  bool stage_max_reached = false;
+  std::vector<RampRecord> ramps;
+  std::vector<Sample> controller_samples;  // every frame after warm-up, time order
+  std::vector<double> smoothed;            // per controller sample, −1 where none
+  std::vector<Sample> scored_samples;      // the rows the score used, sorted by complexity
+  std::vector<FrameRecord> frames;         // every frame including warm-up
+  long warmup_frames = 0;
+  int skipped_ramps = 0;
+  std::vector<std::string> warnings;
+};
+
+struct MarkResult {
+  double fps = 60;
+  Size stage{};
+  std::string display_kind;  // "Xvfb (embedded)" or the display name
+  std::string pacing;        // "emulated tick" or "vsync"
+  nlohmann::json machine;    // machine_info() + gl_info()
+  std::vector<TestResult> tests;
+  std::optional<SuiteScore> suite;  // ramp runs only
+  std::string started_at;           // ISO 8601 UTC
+};
+
+struct Progress {
+  std::string test;
+  int index = 0, count = 0;
+  double elapsed_s = 0;
+  double complexity = 0;
+  std::string phase;  // "warm-up", "tiers", "ramp N", "fixed"
+};
+
+// The standard stage sizes and MotionMark's choice among them for a screen.
+Size stage_size(const std::string& name);  // small|medium|large|WxH; throws UsageError
+Size stage_size_for_screen(Size screen);
+
+// Runs the tests. Throws UsageError for bad options, RunError when the display or GL fails.
+MarkResult run_mark(const MarkOptions& options, const std::function<void(const Progress&)>& progress);
+
+}  // namespace pictor::mark

@@ -1,0 +1,162 @@
+#include "mark/mark_output.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "mark/samples_json.h"
+#include "mark/stats.h"
+
+namespace pictor::mark {
+namespace {
+
+using nlohmann::json;
+
+json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json test_to_json(const TestResult& t, double fps) {
+  json j;
+  j["name"] = t.name;
+  j["title"] = t.title;
+  j["controller"] = t.controller;
+  if (t.score) {
+    j["score"] = t.score->score;
+    j["lower"] = t.score->lower;
+    j["upper"] = t.score->upper;
+    j["spread"] = number_or_null(largest_deviation(t.score->lower, t.score->score, t.score->upper));
+    json fit = regression_to_json(t.score->regression);
+    // The fit's residual per sample: large on vsync-quantised data, where the slope model is poor.
+    fit["residualMs"] = t.score->regression.error && t.score->animation_samples > 0
+                            ? number_or_null(std::sqrt(*t.score->regression.error /
+                                                       static_cast<double>(t.score->animation_samples)))
+                            : json(nullptr);
+    j["regression"] = fit;
+    j["minComplexity"] = t.score->min_complexity;
+    j["maxComplexity"] = t.score->max_complexity;
+    j["negativeSlopeShare"] = t.score->negative_slope_share;
+  } else {
+    // The fixed controller measures a frame rate at a given complexity, not a capacity.
+    j["score"] = t.mean_complexity;
+    j["lower"] = nullptr;
+    j["upper"] = nullptr;
+    RunningStats frame;
+    for (std::size_t i = 1; i < t.controller_samples.size(); ++i) frame.sample(t.controller_samples[i].frame_length);
+    j["meanFrameLengthMs"] = frame.count() ? json(frame.mean()) : json(nullptr);
+    j["frameLengthStdevMs"] = frame.count() > 1 ? json(frame.stdev()) : json(nullptr);
+  }
+  j["stageMax"] = t.stage_max ? json(*t.stage_max) : json(nullptr);
+  j["stageMaxReached"] = t.stage_max_reached;
+  json ramps = json::array();
+  for (const auto& r : t.ramps)
+    ramps.push_back({{"startIndex", r.start_index}, {"endIndex", r.end_index}, {"regression", regression_to_json(r.regression)}});
+  j["ramps"] = ramps;
+  j["skippedRamps"] = t.skipped_ramps;
+  json controller = json::array();
+  for (std::size_t i = 0; i < t.controller_samples.size(); ++i) {
+    const auto& s = t.controller_samples[i];
+    const double smoothed = i < t.smoothed.size() ? t.smoothed[i] : -1;
+    controller.push_back({s.type == FrameType::Animation ? "a" : "m", s.time, s.complexity, s.frame_length,
+                          smoothed < 0 ? json(nullptr) : json(smoothed)});
+  }
+  j["samples"] = {{"fields", {"type", "time", "complexity", "frameLength", "smoothedFrameLength"}},
+                  {"controller", controller},
+                  {"scored", samples_to_json(t.scored_samples)}};
+  j["fps"] = fps;
+  j["frames"] = t.frames.size();
+  j["warmupFrames"] = t.warmup_frames;
+  j["framesCsv"] = t.name + "/frames.csv";
+  j["warnings"] = t.warnings;
+  return j;
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out.good()) throw RunError("cannot write " + path.string());
+}
+
+}  // namespace
+
+json mark_to_json(const MarkResult& r, const MarkOptions& o) {
+  json j;
+  j["schema"] = kMarkSchema;
+  j["tool"] = "pictor mark";
+  j["method"] = "MotionMark 1.3.1";
+  j["started_at"] = r.started_at;
+  j["options"] = {{"fps", r.fps},
+                  {"fpsAuto", o.fps_auto},
+                  {"durationS", o.duration_s},
+                  {"controller", o.controller},
+                  {"stage", {{"width", r.stage.width}, {"height", r.stage.height}}},
+                  {"display", r.display_kind},
+                  {"pacing", r.pacing},
+                  {"warmupMs", o.warmup.length_ms},
+                  {"warmupFrames", o.warmup.frames},
+                  {"kalman", {{"processError", 1}, {"measurementError", 4}}},
+                  {"bootstrap", {{"iterations", 2500}, {"confidence", 0.8}}}};
+  if (o.controller == "fixed") j["options"]["complexity"] = o.fixed_complexity;
+  j["machine"] = r.machine;
+  json tests = json::array();
+  for (const auto& t : r.tests) tests.push_back(test_to_json(t, r.fps));
+  j["tests"] = tests;
+  if (r.suite)
+    j["suite"] = {{"score", r.suite->score}, {"lower", r.suite->lower}, {"upper", r.suite->upper},
+                  {"spread", number_or_null(r.suite->spread)}, {"fps", r.fps},
+                  {"display", format_suite_score(*r.suite, r.fps)}};
+  else
+    j["suite"] = nullptr;
+  return j;
+}
+
+std::string frames_csv(const TestResult& t) {
+  // Frame i is drawn in callback i and shown at the next tick, when callback i+1 starts: that
+  // tick is its present time, and the interval to it its frame time (the length MotionMark pairs
+  // with the frame's complexity). The last callback has no next tick and is not listed.
+  std::string out = "# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n";
+  for (std::size_t i = 0; i + 1 < t.frames.size(); ++i) {
+    const auto& f = t.frames[i];
+    const int64_t present = t.frames[i + 1].start_ns;
+    out += fmt::format("{},0,{},{:.4f},{:.4f},{:.4f},,,\n", i, present,
+                       static_cast<double>(present - f.start_ns) / 1e6, f.cpu_ms, f.swap_call_ms);
+  }
+  return out;
+}
+
+void write_mark_outputs(const std::string& dir, const MarkResult& result, const MarkOptions& options) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw RunError("cannot create " + dir + ": " + ec.message());
+  for (const auto& t : result.tests) {
+    const fs::path test_dir = fs::path(dir) / t.name;
+    fs::create_directories(test_dir, ec);
+    if (ec) throw RunError("cannot create " + test_dir.string() + ": " + ec.message());
+    write_file(test_dir / "frames.csv", frames_csv(t));
+    const json samples = {{"fps", result.fps}, {"samples", samples_to_json(t.scored_samples)}};
+    write_file(test_dir / "samples.json", samples.dump() + "\n");
+  }
+  write_file(fs::path(dir) / "mark.json", mark_to_json(result, options).dump(1) + "\n");
+}
+
+std::string format_mark_table(const MarkResult& r) {
+  std::string out = fmt::format("{:<14} {:>10} {:>10} {:>10} {:>8}  {}\n", "test", "score", "lower", "upper", "±%", "notes");
+  for (const auto& t : r.tests) {
+    std::string notes;
+    if (t.stage_max_reached) notes += "stage maximum reached; ";
+    if (t.score) {
+      const double spread = largest_deviation(t.score->lower, t.score->score, t.score->upper) * 100;
+      out += fmt::format("{:<14} {:>10.2f} {:>10.2f} {:>10.2f} {:>8.2f}  {}\n", t.title, t.score->score, t.score->lower,
+                         t.score->upper, spread, notes);
+    } else {
+      out += fmt::format("{:<14} {:>10.2f} {:>10} {:>10} {:>8}  {}mean complexity (fixed)\n", t.title, t.mean_complexity,
+                         "-", "-", "-", notes);
+    }
+  }
+  if (r.suite) out += fmt::format("\nScore: {}\n", format_suite_score(*r.suite, r.fps));
+  out += fmt::format("Stage {}x{} on {}, {} pacing\n", r.stage.width, r.stage.height, r.display_kind, r.pacing);
+  return out;
+}
+
+}  // namespace pictor::mark

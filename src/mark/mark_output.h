@@ -1,0 +1,22 @@
+// What `pictor mark` writes: mark.json (schema 1, MARK.md §8), DIR/<test>/frames.csv in the Pictor
+// frames.csv format, DIR/<test>/samples.json (re-scorable input), and the terminal table.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "mark/harness.h"
+
+namespace pictor::mark {
+
+inline constexpr int kMarkSchema = 1;
+
+nlohmann::json mark_to_json(const MarkResult& result, const MarkOptions& options);
+// Writes mark.json and the per-test files into `dir` (created if missing); throws RunError.
+void write_mark_outputs(const std::string& dir, const MarkResult& result, const MarkOptions& options);
+// Frames of one test as frames.csv text (header `# pictor frames schema 1` + column row).
+std::string frames_csv(const TestResult& test);
+// Human table: one row per test with score and bounds, then the suite line.
+std::string format_mark_table(const MarkResult& result);
+
+}  // namespace pictor::mark

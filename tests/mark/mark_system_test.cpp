@@ -1,0 +1,95 @@
+// The real thing: `pictor mark --tests multiply,paths --duration 5` on the embedded Xvfb +
+// llvmpipe must finish, write a complete mark.json and frames.csv files, and its samples must
+// re-score to the same numbers through `pictor mark score`.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string run(const std::string& command, int& rc) {
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return out;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+  rc = pclose(pipe);
+  return out;
+}
+
+TEST(MarkSystem, TwoTestsOnXvfbWriteACompleteResult) {
+  const fs::path dir = fs::temp_directory_path() / ("pictor-mark-system-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  int rc = 0;
+  const std::string out = run(std::string(PICTOR_BIN) + " --quiet mark --tests multiply,paths --duration 5 --size small --out " +
+                                  dir.string(), rc);
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("Score:"), std::string::npos) << out;
+  EXPECT_NE(out.find("@ 60fps"), std::string::npos) << out;
+
+  const json mark = json::parse(read(dir / "mark.json"));
+  EXPECT_EQ(mark["schema"], 1);
+  EXPECT_EQ(mark["method"], "MotionMark 1.3.1");
+  for (const char* key : {"cpu_model", "cores", "memory_bytes", "kernel", "gl_renderer", "gl_version"})
+    EXPECT_TRUE(mark["machine"].contains(key)) << key;
+  EXPECT_NE(mark["machine"]["gl_renderer"].get<std::string>().find("llvmpipe"), std::string::npos);
+  ASSERT_EQ(mark["tests"].size(), 2u);
+  for (const auto& t : mark["tests"]) {
+    const std::string name = t["name"];
+    ASSERT_TRUE(t["score"].is_number()) << name;
+    EXPECT_LE(t["lower"].get<double>(), t["score"].get<double>()) << name;
+    EXPECT_GE(t["upper"].get<double>(), t["score"].get<double>()) << name;
+    EXPECT_GE(t["score"].get<double>(), 1) << name;
+    EXPECT_FALSE(t["ramps"].empty()) << name;
+    EXPECT_TRUE(t["regression"].contains("changePoint")) << name;
+    EXPECT_TRUE(t["stageMaxReached"].is_boolean()) << name;
+    EXPECT_GT(t["samples"]["controller"].size(), 100u) << name;
+    EXPECT_GT(t["samples"]["scored"].size(), 50u) << name;
+
+    // frames.csv in the Pictor format, one row per frame shown.
+    const std::string csv = read(dir / name / "frames.csv");
+    EXPECT_EQ(csv.rfind("# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n", 0), 0u)
+        << name;
+    long rows = 0;
+    for (char c : csv) rows += c == '\n';
+    EXPECT_EQ(rows - 2, t["frames"].get<long>() - 1) << name;
+
+    // The written samples re-score to the reported numbers.
+    const json rescored = json::parse(run(std::string(PICTOR_BIN) + " mark score " + (dir / name / "samples.json").string(), rc));
+    ASSERT_EQ(rc, 0) << name;
+    EXPECT_EQ(rescored["score"].get<double>(), t["score"].get<double>()) << name;
+    EXPECT_EQ(rescored["lower"].get<double>(), t["lower"].get<double>()) << name;
+    EXPECT_EQ(rescored["upper"].get<double>(), t["upper"].get<double>()) << name;
+  }
+  ASSERT_TRUE(mark["suite"].is_object());
+  EXPECT_GT(mark["suite"]["score"].get<double>(), 0);
+  fs::remove_all(dir);
+}
+
+TEST(MarkSystem, BadOptionsGiveOneLineAndExit2) {
+  int rc = 0;
+  const std::string out = run(std::string(PICTOR_BIN) + " mark --tests nosuch 2>&1", rc);
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
+  EXPECT_NE(out.find("unknown mark test 'nosuch'"), std::string::npos) << out;
+  run(std::string(PICTOR_BIN) + " mark --size 12 2>&1", rc);
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
+}
+
+}  // namespace
