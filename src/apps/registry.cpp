@@ -6,6 +6,7 @@ const std::vector<SceneInfo>& scene_registry() {
   static const std::vector<SceneInfo> registry = {
       {"null", "clear and swap only: Pictor's own per-frame cost", &make_null_scene},
       {"spin", "N lit cubes spinning (option objects=N): a tunable load", &make_spin_scene},
+      {"latency", "flips colour on each input after delay_ms of busy logic: checks RTT", &make_latency_scene},
   };
   return registry;
 }

@@ -10,6 +10,8 @@ inline constexpr std::uint16_t kHookRecordVersion = 1;
 enum class HookRecordKind : std::uint16_t {
   frame = 1,  // a swap: timestamps of the call
   gpu = 2,    // a timer-query result for an earlier frame
+  input = 3,  // a tracked input event the app read: frame = detail, value = tag, swap_ns = read time,
+              // flags = X event type
 };
 
 enum HookRecordFlags : std::uint16_t {

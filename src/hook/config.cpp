@@ -1,5 +1,7 @@
 #include "hook/config.h"
 
+#include "tag/marker_layout.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -26,6 +28,14 @@ void load_config() noexcept {
     g_config.recording = true;
   }
   g_config.gpu_timing = env_flag("PICTOR_GPU_TIMING", true);
+  g_config.marker = env_flag("PICTOR_MARKER", false);
+  if (const char* c = std::getenv("PICTOR_MARKER_CORNER"); c && *c) {
+    try {
+      g_config.marker_corner = static_cast<int>(tag::parse_corner(c));
+    } catch (...) {
+      log_line("PICTOR_MARKER_CORNER=%s is not a corner; using bottom-left", c);
+    }
+  }
 }
 
 void log_line(const char* format, ...) noexcept {

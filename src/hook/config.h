@@ -9,6 +9,8 @@ struct Config {
   char out_dir[1024] = {};
   bool recording = false;
   bool gpu_timing = true;   // PICTOR_GPU_TIMING=0 turns timer queries off
+  bool marker = false;      // PICTOR_MARKER=1 draws the tag marker into every frame
+  int marker_corner = 0;    // PICTOR_MARKER_CORNER (tag::Corner as int), default bottom-left
 };
 
 const Config& config() noexcept;

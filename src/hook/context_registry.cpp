@@ -26,6 +26,7 @@ ContextState* context_state(void* context, Api api) noexcept {
       c.gpu_initialised = false;
       c.gpu.~GpuTimer();
       new (&c.gpu) GpuTimer();
+      c.marker_fns = {};
       return &c;
     }
   }

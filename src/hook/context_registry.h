@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "hook/gpu_timer.h"
+#include "tag/marker_draw.h"
 
 namespace pictor::hook {
 
@@ -15,6 +16,7 @@ struct ContextState {
   std::uint64_t frame = 0;
   bool gpu_initialised = false;
   GpuTimer gpu;
+  tag::GlClearFns marker_fns;  // resolved at the first swap; unusable = no marker
 };
 
 // The state of `context`, claimed on first sight; null when the table is full or context null.

@@ -3,6 +3,8 @@
 #include "core/clock.h"
 #include "hook/config.h"
 #include "hook/hooks.h"
+#include "hook/input_tracker.h"
+#include "tag/marker_code.h"
 #include "hook/real.h"
 #include "hook/writer.h"
 
@@ -26,22 +28,58 @@ static void* current_context_handle(Api api) noexcept {
   return fn ? fn() : nullptr;
 }
 
+template <typename Fn>
+static void load(Fn& slot, Api api, const char* name) noexcept {
+  slot = reinterpret_cast<Fn>(gl_proc(api, name));
+}
+
+static void marker_setup(ContextState& ctx, const char* version) noexcept {
+  tag::GlClearFns& f = ctx.marker_fns;
+  load(f.scissor, ctx.api, "glScissor");
+  load(f.clear_color, ctx.api, "glClearColor");
+  load(f.clear, ctx.api, "glClear");
+  load(f.enable, ctx.api, "glEnable");
+  load(f.disable, ctx.api, "glDisable");
+  load(f.get_integerv, ctx.api, "glGetIntegerv");
+  load(f.get_floatv, ctx.api, "glGetFloatv");
+  load(f.is_enabled, ctx.api, "glIsEnabled");
+  load(f.color_mask, ctx.api, "glColorMask");
+  // Framebuffer objects are core from GL 3.0 and GLES 3.0; only then may the marker rebind.
+  int major = 0;
+  if (version) {
+    const char* v = std::strncmp(version, "OpenGL ES ", 10) == 0 ? version + 10 : version;
+    major = v[0] >= '0' && v[0] <= '9' ? v[0] - '0' : 0;
+  }
+  if (major >= 3) load(f.bind_framebuffer, ctx.api, "glBindFramebuffer");
+  if (!tag::usable(f)) {
+    f = {};
+    static std::atomic<bool> logged{false};
+    if (!logged.exchange(true)) log_line("GL entry points for the marker are missing: frames carry no marker");
+  }
+}
+
 static void first_frame_setup(ContextState& ctx) noexcept {
   ctx.gpu_initialised = true;
   if (config().gpu_timing) ctx.gpu.init(ctx.api);
   // GL strings of the first context that swaps go to hook.json (run.json's renderer info).
-  void* gs = nullptr;
-  if (ctx.api == Api::egl) {
-    if (auto gpa = PICTOR_REAL(eglGetProcAddress, egl)) gs = reinterpret_cast<void*>(gpa("glGetString"));
-  } else if (auto gpa = PICTOR_REAL(glXGetProcAddressARB, gl)) {
-    gs = reinterpret_cast<void*>(gpa(reinterpret_cast<const GLubyte*>("glGetString")));
-  }
-  auto get_string = reinterpret_cast<GetStringFn>(gs);
+  auto get_string = reinterpret_cast<GetStringFn>(gl_proc(ctx.api, "glGetString"));
   auto str = [&](GLenum e) {
     return get_string ? reinterpret_cast<const char*>(get_string(e)) : nullptr;
   };
+  if (config().marker) marker_setup(ctx, str(GL_VERSION));
   note_gl_info(str(GL_RENDERER), str(GL_VERSION), str(GL_VENDOR), ctx.api == Api::egl ? "EGL" : "GLX",
                config().gpu_timing ? ctx.gpu.reason() : "off (PICTOR_GPU_TIMING=0)");
+}
+
+// The marker goes into the back buffer just before the swap. Its size comes from the viewport,
+// which apps set to the window; the default bottom-left corner does not depend on it at all.
+static void draw_tag_marker(ContextState& ctx, std::uint64_t tag) noexcept {
+  int viewport[4] = {0, 0, 0, 0};
+  ctx.marker_fns.get_integerv(GL_VIEWPORT, viewport);
+  const tag::MarkerPayload payload = tag::make_payload(tag, ctx.frame);
+  const tag::MarkerLayout marker = tag::layout(payload, viewport[0] + viewport[2], viewport[1] + viewport[3],
+                                               static_cast<tag::Corner>(config().marker_corner));
+  tag::draw_marker(ctx.marker_fns, marker);
 }
 
 SwapScope before_swap(Api api) noexcept {
@@ -54,6 +92,8 @@ SwapScope before_swap(Api api) noexcept {
   if (!s.ctx) return s;
   if (!s.ctx->gpu_initialised) first_frame_setup(*s.ctx);
   s.gpu_timed = s.ctx->gpu.end_frame();
+  s.tag = current_tag();
+  if (config().marker && s.ctx->marker_fns.clear) draw_tag_marker(*s.ctx, s.tag);
   return s;
 }
 
@@ -68,6 +108,7 @@ void after_swap(SwapScope& s) noexcept {
   f.frame = ctx.frame;
   f.swap_ns = s.t_call;
   f.return_ns = t_return;
+  f.value = s.tag == 0 ? -1 : static_cast<std::int64_t>(s.tag);
   push_record(f);
   // After the frame's own record, so the writer always sees a frame before its GPU result.
   ctx.gpu.collect([&](std::uint64_t frame, std::int64_t ns) {

@@ -10,7 +10,9 @@
 #include <GL/glext.h>
 #include <GL/glx.h>
 #include <GL/glxext.h>
+#include <X11/Xlib.h>
 #include <dlfcn.h>
+#include <xcb/xcb.h>
 
 // glext.h has no typedef for glGetString (it is GL 1.0).
 using GetStringFn = const GLubyte* (*)(GLenum);

@@ -7,19 +7,10 @@
 
 namespace pictor::hook {
 
-static void* lookup(Api api, const char* name) noexcept {
-  if (api == Api::egl) {
-    auto gpa = PICTOR_REAL(eglGetProcAddress, egl);
-    return gpa ? reinterpret_cast<void*>(gpa(name)) : nullptr;
-  }
-  auto gpa = PICTOR_REAL(glXGetProcAddressARB, gl);
-  return gpa ? reinterpret_cast<void*>(gpa(reinterpret_cast<const GLubyte*>(name))) : nullptr;
-}
-
 bool GpuTimer::init(Api api) noexcept {
   if (state_ != State::unknown) return state_ == State::ok;
   state_ = State::unavailable;
-  auto get_string = reinterpret_cast<GetStringFn>(lookup(api, "glGetString"));
+  auto get_string = reinterpret_cast<GetStringFn>(gl_proc(api, "glGetString"));
   const char* version = get_string ? reinterpret_cast<const char*>(get_string(GL_VERSION)) : nullptr;
   if (!version) {
     reason_ = "no GL version (no current context?)";
@@ -47,7 +38,7 @@ bool GpuTimer::init(Api api) noexcept {
   char name[64];
   auto fn = [&](const char* base) {
     std::snprintf(name, sizeof name, "%s%s", base, suffix);
-    return lookup(api, name);
+    return gl_proc(api, name);
   };
   gen_ = reinterpret_cast<PFNGLGENQUERIESPROC>(fn("glGenQueries"));
   begin_ = reinterpret_cast<PFNGLBEGINQUERYPROC>(fn("glBeginQuery"));

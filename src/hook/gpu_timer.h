@@ -5,10 +5,9 @@
 #include <cstdint>
 
 #include "hook/gl_api.h"
+#include "hook/real.h"
 
 namespace pictor::hook {
-
-enum class Api : std::uint8_t { glx, egl };
 
 class GpuTimer {
  public:

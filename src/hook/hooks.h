@@ -11,6 +11,7 @@ struct SwapScope {
   ContextState* ctx = nullptr;
   std::int64_t t_call = 0;
   bool gpu_timed = false;
+  std::uint64_t tag = 0;  // the input tag this frame carries (0: no input read yet)
 };
 
 // Before the real swap: timestamp, end this frame's GPU query (marker drawing goes here too).

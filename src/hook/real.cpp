@@ -25,12 +25,23 @@ Real& real() noexcept {
 }
 
 void* library_handle(const char* library) noexcept {
-  const char* soname = std::strcmp(library, "egl") == 0 ? "libEGL.so.1"
-                       : std::strcmp(library, "gl") == 0 ? "libGL.so.1"
-                                                         : nullptr;
+  const char* soname = std::strcmp(library, "egl") == 0   ? "libEGL.so.1"
+                       : std::strcmp(library, "gl") == 0  ? "libGL.so.1"
+                       : std::strcmp(library, "x11") == 0 ? "libX11.so.6"
+                       : std::strcmp(library, "xcb") == 0 ? "libxcb.so.1"
+                                                          : nullptr;
   if (!soname) return nullptr;
   // Only a library the process already has: loading libGL into an EGL-only app would change it.
   return dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+}
+
+void* gl_proc(Api api, const char* name) noexcept {
+  if (api == Api::egl) {
+    auto gpa = PICTOR_REAL(eglGetProcAddress, egl);
+    return gpa ? reinterpret_cast<void*>(gpa(name)) : nullptr;
+  }
+  auto gpa = PICTOR_REAL(glXGetProcAddressARB, gl);
+  return gpa ? reinterpret_cast<void*>(gpa(reinterpret_cast<const GLubyte*>(name))) : nullptr;
 }
 
 void* hook_for(const char* name) noexcept {

@@ -2,11 +2,17 @@
 // resolved lazily (apps may dlopen libGL/libEGL late and privately) and never assumed non-null.
 #pragma once
 #include <atomic>
+#include <cstdint>
 
 #include "hook/gl_api.h"
 #include "hook/hook_list.h"
 
 namespace pictor::hook {
+
+enum class Api : std::uint8_t { glx, egl };
+
+// A GL entry point through the real GetProcAddress of the context's API (null when absent).
+void* gl_proc(Api api, const char* name) noexcept;
 
 // dlsym as libc provides it (our own dlsym is interposed).
 void* real_dlsym(void* handle, const char* name) noexcept;

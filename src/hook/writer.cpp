@@ -19,6 +19,7 @@
 #include "core/clock.h"
 #include "core/record_ring.h"
 #include "hook/config.h"
+#include "hook/input_tracker.h"
 
 namespace pictor::hook {
 namespace {
@@ -82,6 +83,8 @@ class Writer {
       if (r.kind == HookRecordKind::frame) {
         auto& ctx = contexts_[r.ctx];
         ctx.waiting.push_back(Row{r, -1});
+      } else if (r.kind == HookRecordKind::input) {
+        input_line(r);
       } else if (r.kind == HookRecordKind::gpu) {
         gpu_line(r);
         auto& ctx = contexts_[r.ctx];
@@ -101,9 +104,12 @@ class Writer {
     }
     flush(frames_fd_, frames_buf_);
     flush(gpu_fd_, gpu_buf_);
+    flush(inputs_fd_, inputs_buf_);
     const auto dropped = ring.dropped();
-    if (dropped != reported_drops_ || info_dirty_) {
+    const auto motion = motion_events();
+    if (dropped != reported_drops_ || info_dirty_ || motion != reported_motion_) {
       reported_drops_ = dropped;
+      reported_motion_ = motion;
       write_info();
     }
   }
@@ -138,6 +144,31 @@ class Writer {
     ctx.prev_return_ns = f.return_ns;
   }
 
+  static const char* input_kind(int type) {
+    switch (type) {
+      case 2: return "key_press";
+      case 3: return "key_release";
+      case 4: return "button_press";
+      case 5: return "button_release";
+      default: return "other";
+    }
+  }
+
+  void input_line(const HookRecord& r) {
+    if (inputs_fd_ < 0) {
+      if (inputs_failed_) return;
+      inputs_fd_ = open_excl("inputs_read", "# pictor inputs_read schema 1\ntag,kind,detail,read_ns\n");
+      if (inputs_fd_ < 0) {
+        inputs_failed_ = true;
+        return;
+      }
+    }
+    char line[128];
+    std::snprintf(line, sizeof line, "%lld,%s,%llu,%lld\n", static_cast<long long>(r.value), input_kind(r.flags),
+                  static_cast<unsigned long long>(r.frame), static_cast<long long>(r.swap_ns));
+    inputs_buf_ += line;
+  }
+
   void gpu_line(const HookRecord& r) {
     if (!open_files()) return;
     char line[96];
@@ -154,7 +185,20 @@ class Writer {
     if (frames_fd_ >= 0) return true;
     if (open_failed_) return false;
     const Config& cfg = config();
-    auto open_excl = [&](const char* base, const char* header) {
+    frames_fd_ = open_excl("frames", "# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n");
+    gpu_fd_ = open_excl("gpu", "# pictor gpu schema 1\nframe,ctx,gpu_ms\n");
+    if (frames_fd_ < 0) {
+      open_failed_ = true;
+      log_line("cannot create frames.csv in %s (%s): frames are not recorded", cfg.out_dir,
+               std::strerror(errno));
+      return false;
+    }
+    return true;
+  }
+
+  static int open_excl(const char* base, const char* header) {
+    const Config& cfg = config();
+    {
       char path[1200];
       std::snprintf(path, sizeof path, "%s/%s.csv", cfg.out_dir, base);
       int fd = ::open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -166,16 +210,7 @@ class Writer {
         [[maybe_unused]] auto w = ::write(fd, header, std::strlen(header));
       }
       return fd;
-    };
-    frames_fd_ = open_excl("frames", "# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n");
-    gpu_fd_ = open_excl("gpu", "# pictor gpu schema 1\nframe,ctx,gpu_ms\n");
-    if (frames_fd_ < 0) {
-      open_failed_ = true;
-      log_line("cannot create frames.csv in %s (%s): frames are not recorded", cfg.out_dir,
-               std::strerror(errno));
-      return false;
     }
-    return true;
   }
 
   static void flush(int fd, std::string& buf) {
@@ -218,7 +253,9 @@ class Writer {
              "\", \"gl_version\": \"" + json_escape(version_) + "\", \"gl_vendor\": \"" +
              json_escape(vendor_) + "\", \"api\": \"" + json_escape(api_) +
              "\", \"gpu_timer\": \"" + json_escape(gpu_timer_) +
-             "\", \"records_dropped\": " + std::to_string(reported_drops_) + "}\n";
+             "\", \"records_dropped\": " + std::to_string(reported_drops_) +
+             ", \"motion_events_read\": " + std::to_string(reported_motion_) +
+             ", \"marker\": " + (config().marker ? "true" : "false") + "}\n";
     }
     char tmp[1200], path[1200];
     std::snprintf(tmp, sizeof tmp, "%s/.hook.json.%d", config().out_dir, static_cast<int>(getpid()));
@@ -234,10 +271,11 @@ class Writer {
   std::atomic<bool> running_{false};
   std::thread thread_;
   std::map<std::uint16_t, CtxRows> contexts_;
-  std::string frames_buf_, gpu_buf_;
-  int frames_fd_ = -1, gpu_fd_ = -1;
-  bool open_failed_ = false;
+  std::string frames_buf_, gpu_buf_, inputs_buf_;
+  int frames_fd_ = -1, gpu_fd_ = -1, inputs_fd_ = -1;
+  bool open_failed_ = false, inputs_failed_ = false;
   std::uint64_t reported_drops_ = 0;
+  std::uint64_t reported_motion_ = 0;
   std::mutex info_mutex_;
   bool info_dirty_ = false;
   std::string renderer_, version_, vendor_, api_, gpu_timer_;

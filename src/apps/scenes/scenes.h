@@ -8,5 +8,6 @@ namespace pictor::apps {
 
 std::unique_ptr<Scene> make_null_scene();
 std::unique_ptr<Scene> make_spin_scene();
+std::unique_ptr<Scene> make_latency_scene();
 
 }  // namespace pictor::apps
