@@ -21,10 +21,12 @@ int main(int argc, char** argv) {
   std::string size_text = "1280x720";
   std::string duration_text = "0";
   bool list = false;
+  bool report = false;
   cli.add_option("scene", spec_text, "NAME[:option=value...]");
   cli.add_option("--size", size_text, "window size WxH")->capture_default_str();
   cli.add_option("--duration", duration_text, "stop after this long (0 = until SIGTERM)")->capture_default_str();
   cli.add_flag("--list", list, "list scenes and their options");
+  cli.add_flag("--report", report, "print the frames the app itself counted (for overhead benchmarks)");
   CLI11_PARSE(cli, argc, argv);
 
   try {
@@ -52,6 +54,7 @@ int main(int argc, char** argv) {
     const std::int64_t start = monotonic_ns();
     std::int64_t previous = start;
     bool open = true;
+    std::int64_t frames = 0, first_swap = 0, last_swap = 0;
     while (open && !g_stop) {
       open = window->pump([&](const platform::InputEvent& e) { scene->input(e); });
       const std::int64_t now = monotonic_ns();
@@ -61,8 +64,14 @@ int main(int argc, char** argv) {
       previous = now;
       scene->draw();
       window->swap();
+      last_swap = monotonic_ns();
+      if (frames++ == 0) first_swap = last_swap;
     }
     scene->teardown();
+    if (report && frames > 1)
+      std::printf("frames=%lld seconds=%.6f fps=%.3f\n", static_cast<long long>(frames),
+                  static_cast<double>(last_swap - first_swap) * 1e-9,
+                  static_cast<double>(frames - 1) / (static_cast<double>(last_swap - first_swap) * 1e-9));
     return 0;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "pictor-app: %s\n", e.what());
