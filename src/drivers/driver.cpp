@@ -1,0 +1,49 @@
+#include "drivers/driver.h"
+
+#include <map>
+
+#include "core/error.h"
+#include "drivers/scripted_driver.h"
+
+namespace pictor::drivers {
+
+namespace {
+
+// "NAME[:k=v[,k=v...]]": the same shape as built-in scene specs, ':' or ',' between options.
+std::map<std::string, std::string> parse_options(std::string_view text, std::string_view spec) {
+  std::map<std::string, std::string> options;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t end = text.find_first_of(":,", pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view item = text.substr(pos, end - pos);
+    if (!item.empty()) {
+      const auto eq = item.find('=');
+      if (eq == std::string_view::npos || eq == 0) {
+        throw UsageError("driver '" + std::string(spec) + "': option '" + std::string(item) +
+                         "' is not NAME=VALUE");
+      }
+      const std::string name(item.substr(0, eq));
+      if (!options.emplace(name, std::string(item.substr(eq + 1))).second) {
+        throw UsageError("driver '" + std::string(spec) + "': option '" + name + "' given twice");
+      }
+    }
+    pos = end + 1;
+  }
+  return options;
+}
+
+}  // namespace
+
+std::vector<std::string> driver_names() { return {"scripted"}; }
+
+std::unique_ptr<Driver> make_driver(std::string_view spec) {
+  const auto colon = spec.find(':');
+  const std::string name(spec.substr(0, colon));
+  const auto options =
+      parse_options(colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1), spec);
+  if (name == "scripted") return std::make_unique<ScriptedDriver>(parse_scripted_options(options));
+  throw UsageError("unknown driver '" + name + "' (known: scripted)");
+}
+
+}  // namespace pictor::drivers

@@ -1,0 +1,61 @@
+// The input-driver interface (DESIGN §4): what decides which input the client sends next and when.
+// scripted is the first; replay, gated-replay, slow-motion and ic implement the same interface.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "drivers/input.h"
+#include "tag/marker_decode.h"
+
+namespace pictor::drivers {
+
+// What the client knows when it asks its driver for the next step. Times are CLOCK_MONOTONIC ns.
+struct ClientView {
+  std::int64_t now_ns = 0;
+  // Tracked inputs sent so far; the n-th one sent carries tag n, so this is also the last tag sent.
+  std::uint64_t sent = 0;
+  // The newest frame the client has: its tag (the latest input the app had read when it swapped)
+  // and app frame number, both unwrapped from the marker; nullopt when no frame decoded yet.
+  std::optional<std::uint64_t> tag;
+  std::optional<std::uint64_t> frame;
+  std::int64_t frame_seen_ns = -1;   // when that frame was captured; -1 before the first
+  std::uint64_t frames_seen = 0;     // captures so far (with or without a readable marker)
+  // The whole window as last captured; set only for a driver whose wants_image() is true.
+  const tag::ImageView* image = nullptr;
+};
+
+// A driver's answer: inputs to send now, in order, and when to ask again.
+struct Step {
+  std::vector<Input> send;
+  // Ask again no later than this; the client also asks after every new frame it captures.
+  std::int64_t next_ns = 0;
+  // True once the driver will send nothing more; the client keeps watching frames until stopped.
+  bool finished = false;
+};
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+  // The driver's spec with every option resolved ("scripted:rate=5,keys=space|Left,..."), for run.json.
+  virtual std::string spec() const = 0;
+  // Every key and button it may send, so the client can check them against the display at start.
+  virtual std::vector<InputCode> vocabulary() const = 0;
+  // True when the driver looks at pixels: the client then captures the whole window, not just
+  // the marker corner, and passes it in ClientView::image.
+  virtual bool wants_image() const { return false; }
+  // Called on the client's thread only; must not block.
+  virtual Step step(const ClientView& view) = 0;
+};
+
+// Builds a driver from its spec, "NAME[:option=value[,option=value...]]" (':' also separates
+// options). Known today: scripted. Throws UsageError naming the bad part.
+std::unique_ptr<Driver> make_driver(std::string_view spec);
+
+// Names make_driver() knows, for --help.
+std::vector<std::string> driver_names();
+
+}  // namespace pictor::drivers

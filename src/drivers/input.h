@@ -1,0 +1,39 @@
+// The tracked inputs Pictor sends and tags: key and button presses and releases, the four X event
+// kinds the interposer counts. Shared by the drivers (which choose them) and the clients (which send them).
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pictor::drivers {
+
+// Not KeyPress etc.: Xlib defines those names as macros.
+enum class InputKind { key_press, key_release, button_press, button_release };
+
+// "key_press", "key_release", "button_press", "button_release": the names in every session file.
+std::string_view input_kind_name(InputKind kind);
+std::optional<InputKind> parse_input_kind(std::string_view name);
+bool is_key(InputKind kind);
+bool is_press(InputKind kind);
+// The release that ends a press of the same key or button (a release maps to itself).
+InputKind release_of(InputKind kind);
+
+// One tracked input. code: an X keysym for keys, a pointer button number (1..9) for buttons.
+struct Input {
+  InputKind kind = InputKind::key_press;
+  unsigned code = 0;
+  bool operator==(const Input&) const = default;
+};
+
+// A key or button named the way users write them: an X keysym name ("space", "Left", "a",
+// "Return") or "button1".."button9". Throws UsageError naming the text when it is neither.
+struct InputCode {
+  bool button = false;
+  unsigned code = 0;
+  bool operator==(const InputCode&) const = default;
+};
+InputCode parse_input_code(std::string_view name);
+// The name parse_input_code() reads back ("space", "button1"); "0x..." for an unnamed keysym.
+std::string input_code_name(bool button, unsigned code);
+
+}  // namespace pictor::drivers

@@ -1,0 +1,144 @@
+#include "drivers/scripted_driver.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "core/error.h"
+#include "core/units.h"
+
+namespace pictor::drivers {
+
+namespace {
+
+double parse_positive(const std::string& name, const std::string& text) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v <= 0) {
+    throw UsageError(fmt::format("scripted driver: {}='{}' is not a positive number", name, text));
+  }
+  return v;
+}
+
+// Keys are listed with '|' or '+' ("space|Left", "space+Left"): ',' and ':' already separate the
+// driver's options, and no X keysym name contains '|' or '+' (they are "bar" and "plus").
+std::vector<std::string> split_keys(const std::string& text) {
+  std::vector<std::string> keys;
+  std::string current;
+  for (char c : text) {
+    if (c == '|' || c == '+') {
+      keys.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  keys.push_back(current);
+  for (const auto& k : keys) {
+    if (k.empty()) throw UsageError("scripted driver: keys='" + text + "' has an empty entry");
+  }
+  return keys;
+}
+
+std::string join_keys(const std::vector<std::string>& keys) {
+  std::string out;
+  for (const auto& k : keys) out += (out.empty() ? "" : "|") + k;
+  return out;
+}
+
+}  // namespace
+
+ScriptedOptions parse_scripted_options(const std::map<std::string, std::string>& options) {
+  ScriptedOptions o;
+  for (const auto& [name, value] : options) {
+    if (name == "rate") {
+      o.rate_hz = parse_positive(name, value);
+    } else if (name == "keys") {
+      o.keys = split_keys(value);
+    } else if (name == "seed") {
+      std::uint64_t seed = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seed);
+      if (ec != std::errc() || end != value.data() + value.size()) {
+        throw UsageError("scripted driver: seed='" + value + "' is not a non-negative integer");
+      }
+      o.seed = seed;
+    } else if (name == "hold") {
+      o.hold_s = parse_duration_s(value);
+    } else {
+      throw UsageError("scripted driver: unknown option '" + name +
+                       "' (known: rate=HZ, keys=K1|K2|..., seed=N, hold=DURATION)");
+    }
+  }
+  return o;
+}
+
+ScriptedDriver::ScriptedDriver(ScriptedOptions options)
+    : options_(std::move(options)), rng_(options_.seed) {
+  if (!(options_.rate_hz > 0) || options_.rate_hz > kMaxRateHz) {
+    throw UsageError(fmt::format("scripted driver: rate={} Hz is outside 0..{} Hz", options_.rate_hz,
+                                 kMaxRateHz));
+  }
+  if (options_.keys.empty()) throw UsageError("scripted driver: keys= lists no key");
+  for (const auto& k : options_.keys) codes_.push_back(parse_input_code(k));
+  const double period_s = 1.0 / options_.rate_hz;
+  if (options_.hold_s < 0) options_.hold_s = period_s / 4;
+  // The release must come before the earliest next tap, so taps never overlap.
+  if (!(options_.hold_s > 0) || options_.hold_s >= kMinGapShare * period_s) {
+    throw UsageError(fmt::format(
+        "scripted driver: hold={:g}ms must be above 0 and below {:g}ms (half the mean tap period at "
+        "rate={:g})",
+        options_.hold_s * 1e3, kMinGapShare * period_s * 1e3, options_.rate_hz));
+  }
+  hold_ns_ = static_cast<std::int64_t>(std::llround(options_.hold_s * 1e9));
+}
+
+std::string ScriptedDriver::spec() const {
+  return fmt::format("scripted:rate={:g},keys={},seed={},hold={:g}ms", options_.rate_hz,
+                     join_keys(options_.keys), options_.seed, options_.hold_s * 1e3);
+}
+
+std::uint64_t ScriptedDriver::draw_below(std::uint64_t n) {
+  // Rejection sampling: exact and independent of the library's distribution classes, whose
+  // algorithms the standard leaves open (so seeds would not reproduce across toolchains).
+  const std::uint64_t limit = rng_.max() - rng_.max() % n;
+  std::uint64_t x = 0;
+  do {
+    x = rng_();
+  } while (x >= limit);
+  return x % n;
+}
+
+double ScriptedDriver::draw_unit() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }
+
+Step ScriptedDriver::step(const ClientView& view) {
+  Step out;
+  const std::int64_t now = view.now_ns;
+  const double period_ns = 1e9 / options_.rate_hz;
+  if (!started_) {
+    started_ = true;
+    next_tap_ns_ = now;
+  }
+  if (release_pending_ && now >= release_ns_) {
+    out.send.push_back(release_);
+    release_pending_ = false;
+  }
+  if (!release_pending_ && now >= next_tap_ns_) {
+    const InputCode& code = codes_[draw_below(codes_.size())];
+    const InputKind press = code.button ? InputKind::button_press : InputKind::key_press;
+    out.send.push_back(Input{press, code.code});
+    release_ = Input{release_of(press), code.code};
+    release_pending_ = true;
+    // Times follow the schedule, not the moment the client called, so a late call does not slow
+    // the mean rate; after a long stall the schedule restarts rather than sending a burst.
+    const std::int64_t tap = now - next_tap_ns_ > static_cast<std::int64_t>(period_ns) ? now : next_tap_ns_;
+    release_ns_ = tap + hold_ns_;
+    const double gap = (kMinGapShare + (kMaxGapShare - kMinGapShare) * draw_unit()) * period_ns;
+    next_tap_ns_ = tap + static_cast<std::int64_t>(std::llround(gap));
+  }
+  out.next_ns = release_pending_ ? std::min(release_ns_, next_tap_ns_) : next_tap_ns_;
+  return out;
+}
+
+}  // namespace pictor::drivers

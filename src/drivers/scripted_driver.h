@@ -1,0 +1,57 @@
+// The scripted driver: seeded, rate-controlled taps (press, hold, release) of keys and buttons
+// drawn from a list. Reproducible: the same seed and options give the same inputs at the same offsets.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "drivers/driver.h"
+
+namespace pictor::drivers {
+
+struct ScriptedOptions {
+  double rate_hz = 5.0;      // taps per second on average
+  std::vector<std::string> keys = {"space", "Left", "Right"};
+  std::uint64_t seed = 1;
+  double hold_s = -1;        // press → release; < 0: a quarter of the mean tap period
+};
+
+// Parses the option part of "scripted:rate=10,keys=a|b,seed=3,hold=20ms" (given as a map).
+// Throws UsageError for unknown options and bad values.
+ScriptedOptions parse_scripted_options(const std::map<std::string, std::string>& options);
+
+class ScriptedDriver : public Driver {
+ public:
+  // Throws UsageError for a non-positive or too high rate, an unknown key, or a hold that does
+  // not end before the next tap can start.
+  explicit ScriptedDriver(ScriptedOptions options);
+
+  std::string spec() const override;
+  std::vector<InputCode> vocabulary() const override { return codes_; }
+  Step step(const ClientView& view) override;
+
+  // The gap from one tap to the next is drawn uniformly from [0.5, 1.5] / rate: the mean rate is
+  // `rate`, and taps do not phase-lock with the app's frame clock, so RTT samples fall at every
+  // point of the frame interval rather than always at the same one.
+  static constexpr double kMinGapShare = 0.5;
+  static constexpr double kMaxGapShare = 1.5;
+  static constexpr double kMaxRateHz = 1000.0;
+
+ private:
+  std::uint64_t draw_below(std::uint64_t n);  // uniform 0..n-1
+  double draw_unit();                         // uniform [0, 1)
+
+  ScriptedOptions options_;
+  std::vector<InputCode> codes_;
+  std::int64_t hold_ns_ = 0;
+  std::mt19937_64 rng_;  // fully specified by the standard: the same sequence everywhere
+  bool started_ = false;
+  std::int64_t next_tap_ns_ = 0;
+  bool release_pending_ = false;
+  Input release_{};
+  std::int64_t release_ns_ = 0;
+};
+
+}  // namespace pictor::drivers

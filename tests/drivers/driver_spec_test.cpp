@@ -1,0 +1,69 @@
+// Driver specs: names, option parsing, key lists, and one clear error for each bad part.
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "drivers/driver.h"
+#include "drivers/scripted_driver.h"
+
+namespace pictor::drivers {
+namespace {
+
+std::string error_of(const std::string& spec) {
+  try {
+    make_driver(spec);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(DriverSpec, DefaultsWhenNoOptions) {
+  auto d = make_driver("scripted");
+  EXPECT_EQ(d->spec(), "scripted:rate=5,keys=space|Left|Right,seed=1,hold=50ms");
+  EXPECT_FALSE(d->wants_image());
+  ASSERT_EQ(d->vocabulary().size(), 3u);
+  EXPECT_EQ(d->vocabulary()[0], (InputCode{false, 0x20}));  // XK_space
+}
+
+TEST(DriverSpec, OptionsWithEitherSeparatorAndKeyLists) {
+  auto a = make_driver("scripted:rate=20,keys=a|button1+Return,seed=7");
+  EXPECT_EQ(a->spec(), "scripted:rate=20,keys=a|button1|Return,seed=7,hold=12.5ms");
+  auto b = make_driver("scripted:rate=20:keys=a|button1|Return:seed=7");
+  EXPECT_EQ(a->spec(), b->spec());
+  const auto v = a->vocabulary();
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[1], (InputCode{true, 1}));
+  EXPECT_EQ(make_driver("scripted:hold=10ms")->spec(),
+            "scripted:rate=5,keys=space|Left|Right,seed=1,hold=10ms");
+}
+
+TEST(DriverSpec, ErrorsNameTheCause) {
+  EXPECT_NE(error_of("replayx").find("unknown driver 'replayx'"), std::string::npos);
+  EXPECT_NE(error_of("scripted:speed=3").find("unknown option 'speed'"), std::string::npos);
+  EXPECT_NE(error_of("scripted:rate=fast").find("rate='fast' is not a positive number"),
+            std::string::npos);
+  EXPECT_NE(error_of("scripted:rate=0").find("not a positive number"), std::string::npos);
+  EXPECT_NE(error_of("scripted:rate=5000").find("outside 0..1000 Hz"), std::string::npos);
+  EXPECT_NE(error_of("scripted:keys=space|NoSuchKey").find("unknown key 'NoSuchKey'"),
+            std::string::npos);
+  EXPECT_NE(error_of("scripted:keys=space||a").find("empty entry"), std::string::npos);
+  EXPECT_NE(error_of("scripted:keys=button0").find("button1..button9"), std::string::npos);
+  EXPECT_NE(error_of("scripted:seed=-1").find("seed='-1'"), std::string::npos);
+  EXPECT_NE(error_of("scripted:rate").find("'rate' is not NAME=VALUE"), std::string::npos);
+  EXPECT_NE(error_of("scripted:rate=5,rate=6").find("given twice"), std::string::npos);
+  EXPECT_NE(error_of("scripted:rate=10,hold=60ms").find("below 50ms"), std::string::npos);
+}
+
+TEST(InputNames, KindsAndCodesRoundTrip) {
+  for (auto k : {InputKind::key_press, InputKind::key_release, InputKind::button_press,
+                 InputKind::button_release}) {
+    EXPECT_EQ(parse_input_kind(input_kind_name(k)), k);
+  }
+  EXPECT_FALSE(parse_input_kind("motion"));
+  EXPECT_EQ(input_code_name(false, parse_input_code("Left").code), "Left");
+  EXPECT_EQ(input_code_name(true, 3), "button3");
+  EXPECT_EQ(release_of(InputKind::button_press), InputKind::button_release);
+}
+
+}  // namespace
+}  // namespace pictor::drivers
