@@ -51,7 +51,7 @@ class Controller {
   void update(double timestamp, Stage& stage);
   // MotionMark also compares before start() (against the bare interval, as its clock starts near
   // 0); here a test never ends during warm-up, so intervals shorter than the warm-up still work.
-  bool should_stop(double timestamp) const { return started_ && timestamp > end_timestamp_; }
+  virtual bool should_stop(double timestamp) const { return started_ && timestamp > end_timestamp_; }
 
   double target_fps() const { return options_.fps; }
   const std::vector<ControllerSample>& samples() const { return samples_; }

@@ -29,6 +29,12 @@ void RampController::start(double timestamp, Stage& stage) {
   frame_time_history_.clear();
 }
 
+bool RampController::should_stop(double timestamp) const {
+  if (!Controller::should_stop(timestamp)) return false;
+  const bool only_ramp_running = finished_tier_sampling_ && ramps_.empty() && skipped_ramps_ == 0;
+  return !(only_ramp_running && timestamp <= end_timestamp_ + kSingleRampGrace);
+}
+
 bool RampController::interval_has_concluded(double timestamp) const {
   if (!Controller::interval_has_concluded(timestamp)) return false;
   return finished_tier_sampling_ || filter_outliers(frame_time_history_).size() > kFramesRequiredInInterval;
