@@ -3,6 +3,7 @@
 #include <X11/Xlib.h>
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <memory>
 
@@ -152,6 +153,7 @@ MarkResult run_mark(const MarkOptions& options, const std::function<void(const P
   MarkResult result;
   result.started_at = iso_now();
   result.machine = machine_info();
+  const double load_start = load_average();
   std::unique_ptr<runner::Xvfb> xvfb;
   std::string display = options.display;
   Size screen;
@@ -193,6 +195,16 @@ MarkResult run_mark(const MarkOptions& options, const std::function<void(const P
   for (int i = 0; i < count; ++i)
     result.tests.push_back(run_test(tests[static_cast<std::size_t>(i)], options, fps, result.stage, display,
                                     result.machine, i + 1, count, progress));
+  const double load_end = load_average();
+  const auto load_json = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  result.machine["load_average_start"] = load_json(load_start);
+  result.machine["load_average_end"] = load_json(load_end);
+  const double cores = result.machine["cores"].is_number() ? result.machine["cores"].get<double>() : 0;
+  if (cores > 0 && std::max(load_start, load_end) > cores)
+    result.warnings.push_back("the machine was busy (1-minute load average " +
+                              std::to_string(std::max(load_start, load_end)).substr(0, 4) + " on " +
+                              std::to_string(static_cast<int>(cores)) +
+                              " cores): other processes competed for the CPU and the scores are lower and noisier");
   if (options.controller == "ramp") {
     std::vector<TestScore> scores;
     for (const auto& t : result.tests) scores.push_back(*t.score);

@@ -62,6 +62,7 @@ struct MarkResult {
   std::vector<TestResult> tests;
   std::optional<SuiteScore> suite;  // ramp runs only
   std::string started_at;           // ISO 8601 UTC
+  std::vector<std::string> warnings;  // about the whole run (e.g. a busy machine)
 };
 
 struct Progress {

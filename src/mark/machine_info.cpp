@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -46,6 +47,13 @@ nlohmann::json machine_info() {
   else
     info["kernel"] = nullptr;
   return info;
+}
+
+double load_average() {
+  std::ifstream in("/proc/loadavg");
+  double one = 0;
+  if (!(in >> one)) return std::nan("");
+  return one;
 }
 
 nlohmann::json gl_info() {

@@ -7,6 +7,9 @@ namespace pictor::mark {
 
 // {cpu_model, cores, memory_bytes, kernel}; a value that cannot be read is null.
 nlohmann::json machine_info();
+// The 1-minute load average (/proc/loadavg), or NaN when unreadable: a busy machine's scores are
+// not its capacity, so runs record it at start and end.
+double load_average();
 // {gl_vendor, gl_renderer, gl_version}; needs a current GL context.
 nlohmann::json gl_info();
 

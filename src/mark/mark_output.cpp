@@ -98,6 +98,7 @@ json mark_to_json(const MarkResult& r, const MarkOptions& o) {
                   {"bootstrap", {{"iterations", 2500}, {"confidence", 0.8}}}};
   if (o.controller == "fixed") j["options"]["complexity"] = o.fixed_complexity;
   j["machine"] = r.machine;
+  j["warnings"] = r.warnings;
   json tests = json::array();
   for (const auto& t : r.tests) tests.push_back(test_to_json(t, r.fps));
   j["tests"] = tests;
@@ -156,6 +157,9 @@ std::string format_mark_table(const MarkResult& r) {
   }
   if (r.suite) out += fmt::format("\nScore: {}\n", format_suite_score(*r.suite, r.fps));
   out += fmt::format("Stage {}x{} on {}, {} pacing\n", r.stage.width, r.stage.height, r.display_kind, r.pacing);
+  for (const auto& t : r.tests)
+    for (const auto& w : t.warnings) out += fmt::format("warning: {}: {}\n", t.name, w);
+  for (const auto& w : r.warnings) out += fmt::format("warning: {}\n", w);
   return out;
 }
 
