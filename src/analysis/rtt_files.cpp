@@ -1,0 +1,265 @@
+// The session files of input tracking: reading client_inputs.csv, client_frames.csv,
+// inputs_read.csv and frames.csv into an RttTimeline, writing inputs.csv.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "analysis/csv.h"
+#include "analysis/rtt.h"
+#include "core/error.h"
+
+namespace pictor::analysis {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(path.string() + ": cannot open");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool is_comment(const CsvRow& row) {
+  return !row.fields.empty() && !row.fields[0].empty() && row.fields[0][0] == '#';
+}
+
+// Checks "# pictor NAME schema N" against the newest schema this reader knows.
+void check_schema(const CsvRow& row, const std::string& path, std::string_view name, int newest) {
+  const std::string prefix = fmt::format("# pictor {} schema", name);
+  const std::string folded = fold(row.fields[0]);
+  if (folded.rfind(prefix, 0) != 0) return;
+  int schema = 0;
+  try {
+    schema = std::stoi(folded.substr(prefix.size()));
+  } catch (const std::exception&) {
+    fail_at(path, row.line, fmt::format("unreadable schema line '{}'", row.fields[0]));
+  }
+  if (schema > newest) {
+    fail_at(path, row.line, fmt::format("{} schema {} is newer than this Pictor reads ({})", name,
+                                        schema, newest));
+  }
+}
+
+// A CSV file with optional comment lines before the header; rows() skips comments.
+struct Table {
+  std::string path;
+  std::string text;
+  CsvReader reader;
+  std::optional<CsvHeader> header;
+
+  Table(const fs::path& p, std::string_view name, int newest_schema)
+      : path(p.string()), text(read_text(p)), reader(text, path) {
+    CsvRow row;
+    while (reader.next(row)) {
+      if (is_comment(row)) {
+        check_schema(row, path, name, newest_schema);
+        continue;
+      }
+      header.emplace(row, path);
+      return;
+    }
+    fail_at(path, 1, "no header row");
+  }
+
+  // The next data row that has the header's width (a row cut off at the end is noted, not used).
+  bool next(CsvRow& row, std::vector<std::string>& notes) {
+    while (reader.next(row)) {
+      if (is_comment(row)) continue;
+      if (check_row_width(row, *header, notes)) return true;
+    }
+    return false;
+  }
+};
+
+std::optional<std::uint64_t> optional_tag(const CsvRow& row, const CsvHeader& h, std::size_t c) {
+  if (row.fields[c].empty()) return std::nullopt;
+  const std::int64_t v = field_int64(row, h, c);
+  if (v < 0) fail_at(h.path(), row.line, fmt::format("column '{}': negative value {}", h.name(c), v));
+  return static_cast<std::uint64_t>(v);
+}
+
+std::uint64_t required_tag(const CsvRow& row, const CsvHeader& h, std::size_t c) {
+  const auto v = optional_tag(row, h, c);
+  if (!v) fail_at(h.path(), row.line, fmt::format("column '{}' is empty", h.name(c)));
+  return *v;
+}
+
+std::string kind_field(const CsvRow& row, const CsvHeader& h, std::size_t c) {
+  const std::string& k = row.fields[c];
+  if (k != "key_press" && k != "key_release" && k != "button_press" && k != "button_release") {
+    fail_at(h.path(), row.line,
+            fmt::format("column '{}': unknown input kind '{}' (expected key_press, key_release, "
+                        "button_press or button_release)",
+                        h.name(c), k));
+  }
+  return k;
+}
+
+void load_sent(const fs::path& path, RttTimeline& t) {
+  Table tab(path, "client_inputs", 1);
+  const CsvHeader& h = *tab.header;
+  const auto c_tag = h.require("tag"), c_kind = h.require("kind"), c_detail = h.require("detail"),
+             c_sent = h.require("sent_ns");
+  CsvRow row;
+  while (tab.next(row, t.notes)) {
+    SentInput s;
+    s.tag = required_tag(row, h, c_tag);
+    s.kind = kind_field(row, h, c_kind);
+    s.detail = field_int64(row, h, c_detail);
+    s.sent_ns = field_int64(row, h, c_sent);
+    // The client numbers its inputs 1, 2, 3...: anything else means a damaged or foreign file.
+    const std::uint64_t expected = t.sent.empty() ? 1 : t.sent.back().tag + 1;
+    if (s.tag != expected) {
+      fail_at(tab.path, row.line, fmt::format("tag {} where {} was expected (tags count 1, 2, 3...)",
+                                              s.tag, expected));
+    }
+    if (!t.sent.empty() && s.sent_ns < t.sent.back().sent_ns)
+      fail_at(tab.path, row.line, "sent_ns earlier than the previous row's");
+    t.sent.push_back(std::move(s));
+  }
+}
+
+void load_reads(const fs::path& path, RttTimeline& t) {
+  Table tab(path, "inputs_read", 1);
+  const CsvHeader& h = *tab.header;
+  const auto c_tag = h.require("tag"), c_kind = h.require("kind"), c_detail = h.require("detail"),
+             c_read = h.require("read_ns");
+  CsvRow row;
+  while (tab.next(row, t.notes)) {
+    ReadInput r;
+    r.tag = required_tag(row, h, c_tag);
+    r.kind = kind_field(row, h, c_kind);
+    r.detail = field_int64(row, h, c_detail);
+    r.read_ns = field_int64(row, h, c_read);
+    if (!t.reads.empty() && r.tag <= t.reads.back().tag)
+      fail_at(tab.path, row.line, fmt::format("tag {} does not follow tag {}", r.tag, t.reads.back().tag));
+    t.reads.push_back(std::move(r));
+  }
+  t.have_reads = true;
+}
+
+void load_frames(const fs::path& path, RttTimeline& t) {
+  Table tab(path, "frames", 1);
+  const CsvHeader& h = *tab.header;
+  const auto c_frame = h.require("frame"), c_swap = h.require("swap_ns");
+  const auto c_ctx = h.find("ctx"), c_gpu = h.find("gpu_ms"), c_call = h.find("swap_call_ms");
+  const auto c_tag = h.find("tag");
+  if (!c_tag) {
+    t.notes.push_back(tab.path + " has no tag column (an interposer without input tracking): "
+                      "response frames, AL, RD and AS unknown");
+    return;
+  }
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<AppFrame>> by_ctx;
+  CsvRow row;
+  while (tab.next(row, t.notes)) {
+    AppFrame f;
+    f.frame = required_tag(row, h, c_frame);
+    f.swap_ns = field_int64(row, h, c_swap);
+    if (c_gpu) f.gpu_ms = field_optional_double(row, h, *c_gpu).value_or(f.gpu_ms);
+    if (c_call) f.swap_call_ms = field_optional_double(row, h, *c_call).value_or(f.swap_call_ms);
+    f.tag = optional_tag(row, h, *c_tag).value_or(0);  // empty before the first input read
+    const std::string ctx = c_ctx ? row.fields[*c_ctx] : "";
+    auto [it, added] = by_ctx.try_emplace(ctx);
+    if (added) order.push_back(ctx);
+    if (!it->second.empty() && (f.frame <= it->second.back().frame || f.tag < it->second.back().tag))
+      fail_at(tab.path, row.line, "frame or tag goes backwards within its context");
+    it->second.push_back(f);
+  }
+  if (order.empty()) return;
+  // The context with the most frames is the app's window, as in the frame analysis.
+  const std::string* chosen = &order.front();
+  for (const auto& ctx : order)
+    if (by_ctx[ctx].size() > by_ctx[*chosen].size()) chosen = &ctx;
+  if (order.size() > 1) {
+    t.notes.push_back(fmt::format("{} GL contexts swapped; matched against context {} ({} frames)",
+                                  order.size(), *chosen, by_ctx[*chosen].size()));
+  }
+  t.frames = std::move(by_ctx[*chosen]);
+  t.have_frames = true;
+}
+
+void load_seen(const fs::path& path, RttTimeline& t) {
+  Table tab(path, "client_frames", 1);
+  const CsvHeader& h = *tab.header;
+  const auto c_seen = h.require("seen_ns"), c_tag = h.require("tag"), c_frame = h.require("frame"),
+             c_decode = h.require("decode_us");
+  const auto c_capture = h.find("capture_us");
+  CsvRow row;
+  while (tab.next(row, t.notes)) {
+    SeenFrame c;
+    c.seen_ns = field_int64(row, h, c_seen);
+    c.tag = optional_tag(row, h, c_tag);
+    c.frame = optional_tag(row, h, c_frame);
+    c.decode_us = field_optional_double(row, h, c_decode).value_or(c.decode_us);
+    if (c_capture) c.capture_us = field_optional_double(row, h, *c_capture).value_or(c.capture_us);
+    if (!t.seen.empty() && c.seen_ns < t.seen.back().seen_ns)
+      fail_at(tab.path, row.line, "seen_ns earlier than the previous row's");
+    t.seen.push_back(c);
+  }
+}
+
+std::string ms_text(double v) { return std::isfinite(v) ? fmt::format("{:.6f}", v) : ""; }
+
+template <typename T>
+std::string opt_text(const std::optional<T>& v) {
+  return v ? std::to_string(*v) : "";
+}
+
+}  // namespace
+
+RttTimeline load_rtt_timeline(const std::string& session_dir) {
+  const fs::path dir(session_dir);
+  RttTimeline t;
+  for (const char* required : {"client_inputs.csv", "client_frames.csv"}) {
+    if (!fs::exists(dir / required)) {
+      throw UsageError((dir / required).string() +
+                       ": not found (the session ran without a Pictor client)");
+    }
+  }
+  load_sent(dir / "client_inputs.csv", t);
+  load_seen(dir / "client_frames.csv", t);
+  if (fs::exists(dir / "inputs_read.csv")) load_reads(dir / "inputs_read.csv", t);
+  if (fs::exists(dir / "frames.csv")) {
+    load_frames(dir / "frames.csv", t);
+  } else {
+    t.notes.push_back("frames.csv absent: response frames, AL, RD and AS unknown");
+  }
+  return t;
+}
+
+void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inputs) {
+  std::string text =
+      "# pictor inputs schema 1\n"
+      "tag,kind,sent_ns,read_ns,response_frame,seen_ns,rtt_ms,PS_ms,AL_ms,RD_ms,AS_ms,detail,"
+      "app_tag,seen_frame,status\n";
+  for (const MatchedInput& m : inputs) {
+    text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", m.input.tag, m.input.kind,
+                        m.input.sent_ns, opt_text(m.read_ns), opt_text(m.response_frame),
+                        opt_text(m.seen_ns), ms_text(m.rtt_ms), ms_text(m.ps_ms), ms_text(m.al_ms),
+                        ms_text(m.rd_ms), ms_text(m.as_ms), m.input.detail, opt_text(m.app_tag),
+                        opt_text(m.seen_frame), match_status_name(m.status));
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw RunError("cannot write " + path);
+}
+
+nlohmann::json match_inputs(const std::string& session_dir) {
+  const RttTimeline t = load_rtt_timeline(session_dir);
+  std::vector<std::string> notes = t.notes;
+  const std::vector<MatchedInput> matched = match_timeline(t, &notes);
+  write_inputs_csv((fs::path(session_dir) / "inputs.csv").string(), matched);
+  return rtt_summary(t, matched, std::move(notes));
+}
+
+}  // namespace pictor::analysis

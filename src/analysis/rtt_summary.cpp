@@ -1,0 +1,132 @@
+// summary.json's input-latency part: RTT and stage distributions with bootstrap CIs, input counts,
+// client FPS and what the client saw of the app's frames.
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "analysis/rtt.h"
+#include "analysis/stats.h"
+
+namespace pictor::analysis {
+
+namespace {
+
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
+// Uniform 0..n-1 by rejection, so the resampling is the same with every standard library.
+std::uint64_t draw_below(std::mt19937_64& rng, std::uint64_t n) {
+  const std::uint64_t limit = rng.max() - rng.max() % n;
+  std::uint64_t x = 0;
+  do {
+    x = rng();
+  } while (x >= limit);
+  return x % n;
+}
+
+}  // namespace
+
+Interval bootstrap_mean_ci95(std::span<const double> values, std::uint64_t seed, int resamples) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (values.size() < 2 || resamples < 1) return {nan, nan};
+  std::mt19937_64 rng(seed);
+  std::vector<double> means(static_cast<std::size_t>(resamples));
+  std::vector<double> sample(values.size());
+  for (double& mean : means) {
+    for (double& x : sample) x = values[draw_below(rng, values.size())];
+    mean = stats::mean(sample);
+  }
+  std::sort(means.begin(), means.end());
+  return {stats::percentile_sorted(means, 2.5), stats::percentile_sorted(means, 97.5)};
+}
+
+nlohmann::json distribution_json(std::span<const double> values, std::uint64_t seed) {
+  const std::vector<double> known = stats::known(values);
+  nlohmann::json j;
+  j["n"] = known.size();
+  const std::vector<double> sorted = stats::sorted(known);
+  j["mean"] = number_or_null(stats::mean(sorted));
+  const Interval ci = bootstrap_mean_ci95(known, seed);
+  j["ci95"] = std::isfinite(ci.lo) ? nlohmann::json::array({ci.lo, ci.hi}) : nlohmann::json();
+  j["min"] = number_or_null(sorted.empty() ? NAN : sorted.front());
+  for (const auto& [name, p] : {std::pair{"p1", 1.0}, {"p25", 25.0}, {"p50", 50.0}, {"p75", 75.0},
+                                {"p99", 99.0}}) {
+    j[name] = number_or_null(stats::percentile_sorted(sorted, p));
+  }
+  j["max"] = number_or_null(sorted.empty() ? NAN : sorted.back());
+  return j;
+}
+
+nlohmann::json rtt_summary(const RttTimeline& t, std::span<const MatchedInput> inputs,
+                           std::vector<std::string> notes) {
+  nlohmann::json out;
+  std::vector<double> rtt, ps, al, rd, as;
+  std::size_t counts[4] = {0, 0, 0, 0};
+  for (const MatchedInput& m : inputs) {
+    ++counts[static_cast<int>(m.status)];
+    rtt.push_back(m.rtt_ms);
+    ps.push_back(m.ps_ms);
+    al.push_back(m.al_ms);
+    rd.push_back(m.rd_ms);
+    as.push_back(m.as_ms);
+  }
+  out["rtt_ms"] = distribution_json(rtt);
+  nlohmann::json stages;
+  stages["PS_ms"] = distribution_json(ps);
+  stages["AL_ms"] = distribution_json(al);
+  stages["RD_ms"] = distribution_json(rd);
+  // Not a CPU interval like the others: the GPU's own time for the response frame.
+  stages["RD_ms"]["source"] = "GL timer query (GPU time of the response frame)";
+  stages["AS_ms"] = distribution_json(as);
+  out["stages_ms"] = stages;
+  const auto matched = counts[static_cast<int>(MatchStatus::matched)];
+  out["inputs"] = {
+      {"sent", inputs.size()},
+      {"matched", matched},
+      {"unmatched", inputs.size() - matched},
+      {"not_read", counts[static_cast<int>(MatchStatus::not_read)]},
+      {"no_response_frame", counts[static_cast<int>(MatchStatus::no_response_frame)]},
+      {"not_seen", counts[static_cast<int>(MatchStatus::not_seen)]},
+  };
+
+  // What the client saw: each app frame once is the ideal; a frame seen again is a duplicate, a
+  // frame number skipped between the first and the last one seen is a missed frame.
+  std::set<std::uint64_t> distinct;
+  std::size_t decoded = 0;
+  std::size_t duplicates = 0;
+  std::int64_t first_new_ns = 0;
+  std::int64_t last_new_ns = 0;
+  for (const SeenFrame& c : t.seen) {
+    if (!c.frame) continue;
+    ++decoded;
+    if (!distinct.insert(*c.frame).second) {
+      ++duplicates;
+      continue;
+    }
+    if (distinct.size() == 1) first_new_ns = c.seen_ns;
+    last_new_ns = c.seen_ns;
+  }
+  nlohmann::json frames;
+  frames["captures"] = t.seen.size();
+  frames["decoded"] = decoded;
+  frames["undecoded"] = t.seen.size() - decoded;
+  frames["seen"] = distinct.size();
+  frames["duplicates"] = duplicates;
+  frames["missed"] = distinct.empty() ? nlohmann::json()
+                                      : nlohmann::json(*distinct.rbegin() - *distinct.begin() + 1 -
+                                                       distinct.size());
+  out["client_frames"] = frames;
+  if (distinct.size() >= 2 && last_new_ns > first_new_ns) {
+    out["fps_client"] = static_cast<double>(distinct.size() - 1) /
+                        (static_cast<double>(last_new_ns - first_new_ns) / 1e9);
+  } else {
+    out["fps_client"] = nullptr;
+    notes.push_back(decoded == 0 ? "fps_client unknown: the client read no marker, so it cannot "
+                                   "tell new frames from repeated captures"
+                                 : "fps_client unknown: fewer than two distinct frames seen");
+  }
+  out["rtt_notes"] = notes;
+  return out;
+}
+
+}  // namespace pictor::analysis
