@@ -47,6 +47,34 @@ TEST(RampController, LinearKneeAt1000IsFoundWithin1Percent) {
   EXPECT_NEAR(score.regression.change_point, 1000, 10);
 }
 
+TEST(RampController, MatchesMotionMarkSampleForSample) {
+  // The same closed loop run through MotionMark 1.3.1's own Controller/RampController code under
+  // Node (same model, same PRNG noise) gave these samples and ramps; Pictor must be identical.
+  SyntheticStage stage;
+  RampController controller({});
+  simulate(stage, controller, linear_knee(60, 1000));
+  const auto& s = controller.samples();
+  ASSERT_EQ(s.size(), 1825u);
+  EXPECT_EQ(s[100].complexity, 100);
+  EXPECT_DOUBLE_EQ(s[100].time, 4683.33333333333);
+  EXPECT_DOUBLE_EQ(s[100].smoothed_frame_length, 16.66666666666697);
+  EXPECT_EQ(s[1000].complexity, 884);
+  EXPECT_DOUBLE_EQ(s[1000].time, 22591.103211933023);
+  EXPECT_EQ(s.back().type, FrameType::Mutation);
+  EXPECT_EQ(s.back().complexity, 1361);
+  const std::size_t bounds[][2] = {{249, 382},  {393, 542},   {555, 707},   {720, 870},   {883, 1032},
+                                   {1045, 1186}, {1199, 1346}, {1359, 1505}, {1518, 1664}, {1677, 1823}};
+  const double change_points[] = {999.7693037858211, 1002.8654748722579, 998.526325596131, 1000.6262604670769,
+                                  999.5490641578969, 998.1588525079252, 1001.5180410087016, 1002.766102558069,
+                                  998.3957398741173, 1001.9820365053317};
+  ASSERT_EQ(controller.ramps().size(), 10u);
+  for (std::size_t i = 0; i < 10; ++i) {
+    EXPECT_EQ(controller.ramps()[i].start_index, bounds[i][0]) << i;
+    EXPECT_EQ(controller.ramps()[i].end_index, bounds[i][1]) << i;
+    EXPECT_DOUBLE_EQ(controller.ramps()[i].regression.change_point, change_points[i]) << i;
+  }
+}
+
 TEST(RampController, TargetOf120Fps) {
   SyntheticStage stage;
   RampController controller({120, 30000});
