@@ -189,6 +189,9 @@ MarkResult run_mark(const MarkOptions& options, const std::function<void(const P
         pacer.frame_submitted();
       }
       fps = pick_frame_rate(first, last, 300);
+    } else {
+      result.warnings.push_back("--fps auto: the emulated display has no refresh rate to detect; used 60 "
+                                "(add --vsync on a real display)");
     }
   }
   result.fps = fps;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "mark/pacer.h"
 #include "mark/ramp_controller.h"
 #include "mark/score.h"
 #include "synthetic.h"
@@ -163,6 +164,22 @@ TEST(TestLoop, WarmsUpAtZeroDeltaForTwoSecondsAndThirtyFrames) {
   // The test ends after its interval: the next frame past the end is not drawn.
   while (loop.frame(t)) t += 100;
   EXPECT_GT(t, controller.start_timestamp() + 1000);
+}
+
+}  // namespace
+}  // namespace pictor::mark
+
+namespace pictor::mark {
+namespace {
+
+TEST(FrameRateDetection, PicksTheNearestStandardRate) {
+  EXPECT_EQ(pick_frame_rate(0, 5000, 300), 60);
+  EXPECT_EQ(pick_frame_rate(100, 2600, 300), 120);
+  EXPECT_EQ(pick_frame_rate(0, 300 * 1000.0 / 144, 300), 144);
+  EXPECT_EQ(pick_frame_rate(0, 300 * 1000.0 / 88, 300), 90);
+  // 52.5 Hz: |round(45 − 52.5)| = 7 (JS rounds −7.5 up) beats |round(60 − 52.5)| = 8.
+  EXPECT_EQ(pick_frame_rate(0, 300 * 1000.0 / 52.5, 300), 45);
+  EXPECT_EQ(pick_frame_rate(10, 10, 300), 60);  // no time passed: detection failed
 }
 
 }  // namespace

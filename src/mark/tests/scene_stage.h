@@ -15,8 +15,13 @@ template <typename Element>
 class SceneStage : public Stage {
  public:
   int64_t complexity() const override { return static_cast<int64_t>(elements_.size()); }
+  // No scene animates millions of elements at an interactive rate; the cap only keeps a degenerate
+  // tuning request (the controller's arithmetic can produce ±∞ on pathological data) from
+  // exhausting memory.
+  static constexpr int64_t kElementLimit = 4'000'000;
+
   void tune(int64_t delta) override {
-    const int64_t target = std::clamp<int64_t>(complexity() + delta, 0, max_complexity());
+    const int64_t target = std::clamp<int64_t>(complexity() + delta, 0, std::min(max_complexity(), kElementLimit));
     while (complexity() < target) elements_.push_back(make_element());
     if (complexity() > target) elements_.resize(static_cast<std::size_t>(target));
   }
