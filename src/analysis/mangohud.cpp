@@ -64,7 +64,11 @@ FrameSeries read_mangohud_log(std::string_view text, const std::string& path) {
     s.line = row.line;
     s.fps = field_double(row, *header, c_fps);
     s.frametime = field_double(row, *header, c_frametime);
-    if (c_elapsed) s.elapsed_ns = field_int64(row, *header, *c_elapsed);
+    if (c_elapsed) {
+      s.elapsed_ns = field_int64(row, *header, *c_elapsed);
+      // Time since logging started is never negative; refusing it keeps differences in int64.
+      if (*s.elapsed_ns < 0) fail_at(path, s.line, fmt::format("negative elapsed {}", *s.elapsed_ns));
+    }
     if (!samples.empty() && s.elapsed_ns && samples.back().elapsed_ns &&
         *s.elapsed_ns < *samples.back().elapsed_ns) {
       fail_at(path, s.line,

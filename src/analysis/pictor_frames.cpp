@@ -84,6 +84,8 @@ FrameSeries read_pictor_frames(std::string_view text, const std::string& path) {
     r.line = row.line;
     r.frame = field_int64(row, *header, c_frame);
     r.swap_ns = field_int64(row, *header, c_swap);
+    // CLOCK_MONOTONIC is never negative; refusing it also keeps every difference within int64.
+    if (r.swap_ns < 0) fail_at(path, r.line, fmt::format("negative swap_ns {}", r.swap_ns));
     if (c_gpu) r.gpu_ms = field_optional_double(row, *header, *c_gpu).value_or(kUnknown);
     const std::string ctx = c_ctx ? row.fields[*c_ctx] : std::string();
     auto [it, inserted] = by_ctx.try_emplace(ctx);

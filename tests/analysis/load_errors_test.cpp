@@ -78,6 +78,7 @@ TEST_F(LoadErrors, PictorOrderAndSchema) {
             "F:4: frame 1 follows frame 2 (line 3) of the same context: rows out of order");
   EXPECT_EQ(error_for("frame,ctx,swap_ns\n0,1,500\n1,1,400\n"),
             "F:3: swap_ns 400 is earlier than 500 of frame 0 (line 2)");
+  EXPECT_EQ(error_for("frame,ctx,swap_ns\n0,1,-5\n"), "F:2: negative swap_ns -5");
   EXPECT_EQ(error_for("# pictor frames schema 2\nframe,ctx,swap_ns\n"),
             "F:1: frames.csv schema 2 is newer than this Pictor reads (1)");
 }
@@ -90,6 +91,7 @@ TEST_F(LoadErrors, MangoHudMalformed) {
             "F:5: column 'fps': 'sixty' is not a number");
   EXPECT_EQ(error_for("fps,frametime,elapsed\n0,16.6,0\n0,16.6,1\n"),
             "F:1: cannot tell the unit of 'frametime': no row has both fps and frametime above 0");
+  EXPECT_EQ(error_for("fps,frametime,elapsed\n60,16.6,-1\n"), "F:2: negative elapsed -1");
   EXPECT_EQ(error_for("fps,frametime,elapsed\n60,16.6,100\n60,16.6,50\n"),
             "F:3: elapsed 50 is earlier than 100 on line 2");
   EXPECT_EQ(error_for("fps,frametime,elapsed\n60,16.6,0\n60,16.6\n60,16.6,3\n"),
