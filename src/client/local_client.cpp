@@ -1,0 +1,409 @@
+#include "client/local_client.h"
+
+#include <X11/Xutil.h>
+#include <X11/extensions/XTest.h>
+#include <X11/extensions/Xdamage.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "client/client_files.h"
+#include "client/marker_tracker.h"
+#include "client/x_capture.h"
+#include "client/x_connection.h"
+#include "core/clock.h"
+#include "core/error.h"
+
+namespace pictor::client {
+
+namespace {
+
+// Longest sleep of the client loop: bounds how late buffered rows reach the files.
+constexpr std::int64_t kMaxWaitNs = 100'000'000;
+// Shortest time a driver may ask to be called again after an empty answer, so a driver that
+// keeps asking for "now" cannot spin the loop.
+constexpr std::int64_t kMinDriverPeriodNs = 100'000;
+
+using drivers::Input;
+using drivers::InputKind;
+
+}  // namespace
+
+struct LocalClient::State {
+  LocalClientOptions options;
+  std::unique_ptr<drivers::Driver> driver;
+  std::unique_ptr<XConnection> x;
+  WindowInfo window;
+  bool mapped = true;
+  int damage_event = 0;
+  Damage damage = 0;
+  std::unique_ptr<XCapture> capture;  // the marker corner, or the whole window for image drivers
+  tag::WindowRect window_in_capture;  // where the window lies relative to the captured region
+  std::unique_ptr<ClientFiles> files;
+  MarkerTracker tracker;
+  std::map<unsigned, unsigned> keycodes;   // keysym → keycode on this display
+  std::set<std::pair<bool, unsigned>> held;  // (button?, keysym or button) pressed, not released
+  ClientStats stats;
+  std::uint64_t implausible = 0, skipped_inputs = 0, unreadable_updates = 0;
+
+  std::thread thread;
+  int wake_fd = -1;
+  std::atomic<bool> stop_requested{false};
+  std::atomic<bool> running{false};
+  std::mutex stop_mutex;
+  bool stopped = false;
+
+  bool driving = false;
+  bool driver_finished = false;
+  std::int64_t next_step_ns = 0;
+  std::int64_t first_frame_deadline_ns = 0;
+  std::int64_t last_seen_ns = -1;
+
+  ~State() {
+    if (wake_fd >= 0) ::close(wake_fd);
+  }
+
+  void setup_capture();
+  unsigned keycode_for(unsigned keysym);
+  void send(const Input& in);
+  void drive(std::int64_t now);
+  void grab_frame();
+  void handle_events();
+  void loop();
+  void run();
+  void release_held();
+};
+
+// The region to read: just the marker's 64 x 32 px when the driver does not look at pixels.
+// Its cost hardly depends on the window size (8 KiB per read, ~20x less server copying than a
+// 720p window), and the marker is all the client needs to time the frame.
+void LocalClient::State::setup_capture() {
+  capture.reset();
+  const WindowInfo& w = window;
+  Region r;
+  if (driver->wants_image()) {
+    // The part of the window on screen: reading outside the screen is a BadMatch.
+    const int x0 = std::max(0, -w.x), y0 = std::max(0, -w.y);
+    const int x1 = std::min(w.width, w.screen_width - w.x), y1 = std::min(w.height, w.screen_height - w.y);
+    r = Region{x0, y0, x1 - x0, y1 - y0};
+  } else {
+    const tag::PixelPoint m = tag::marker_origin_in_image(w.width, w.height, options.corner);
+    r = Region{m.x, m.y, tag::kMarkerWidth, tag::kMarkerHeight};
+  }
+  const bool on_screen = w.width >= tag::kMarkerWidth && w.height >= tag::kMarkerHeight &&
+                         r.width > 0 && r.height > 0 && w.x + r.x >= 0 && w.y + r.y >= 0 &&
+                         w.x + r.x + r.width <= w.screen_width && w.y + r.y + r.height <= w.screen_height;
+  if (!on_screen) return;  // counted as unreadable updates until the window is back on screen
+  capture = std::make_unique<XCapture>(*x, w, r);
+  window_in_capture = tag::WindowRect{-r.x, -r.y, w.width, w.height};
+}
+
+unsigned LocalClient::State::keycode_for(unsigned keysym) {
+  const auto it = keycodes.find(keysym);
+  if (it != keycodes.end()) return it->second;
+  const KeyCode code = XKeysymToKeycode(x->display(), keysym);
+  if (code == 0) {
+    throw RunError(fmt::format("client: key '{}' has no keycode on display '{}'",
+                               drivers::input_code_name(false, keysym), x->name()));
+  }
+  keycodes[keysym] = code;
+  return code;
+}
+
+void LocalClient::State::send(const Input& in) {
+  const bool button = !drivers::is_key(in.kind);
+  const bool press = drivers::is_press(in.kind);
+  const auto key = std::make_pair(button, in.code);
+  // X generates no event for releasing what is not down, and may fold a second press of a held
+  // key into auto-repeat: either would put the client's count of tracked events out of step with
+  // the app's, so such inputs are not sent.
+  if (press == held.contains(key)) {
+    ++skipped_inputs;
+    return;
+  }
+  Display* dpy = x->display();
+  unsigned detail = in.code;
+  if (button) {
+    XTestFakeButtonEvent(dpy, in.code, press, CurrentTime);
+  } else {
+    detail = keycode_for(in.code);
+    XTestFakeKeyEvent(dpy, detail, press, CurrentTime);
+  }
+  // The send time is taken just before the flush that writes the request to the X server: the
+  // app cannot read the event earlier, so PS is never negative. Stamped after the flush, a
+  // client thread preempted between the write and the clock read made PS negative in tests.
+  const std::int64_t sent_ns = monotonic_ns();
+  XFlush(dpy);
+  ++stats.inputs_sent;
+  files->input(stats.inputs_sent, drivers::input_kind_name(in.kind), detail, sent_ns,
+               drivers::input_code_name(button, in.code));
+  if (press) {
+    held.insert(key);
+  } else {
+    held.erase(key);
+  }
+}
+
+void LocalClient::State::drive(std::int64_t now) {
+  if (driver_finished) return;
+  drivers::ClientView view;
+  view.now_ns = now;
+  view.sent = stats.inputs_sent;
+  view.tag = tracker.tag();
+  view.frame = tracker.frame();
+  view.frame_seen_ns = last_seen_ns;
+  view.frames_seen = stats.captures;
+  tag::ImageView image;
+  if (driver->wants_image() && capture && last_seen_ns >= 0) {
+    image = capture->view();
+    view.image = &image;
+  }
+  const drivers::Step step = driver->step(view);
+  for (const Input& in : step.send) send(in);
+  next_step_ns = std::max(step.next_ns, now + kMinDriverPeriodNs);
+  driver_finished = step.finished;
+}
+
+void LocalClient::State::grab_frame() {
+  Display* dpy = x->display();
+  // Subtract before reading: damage the app does after this point raises a new notification,
+  // so no frame is missed (a frame drawn during the read may be read twice: a repeat).
+  XDamageSubtract(dpy, damage, None, None);
+  if (!capture || !mapped) {
+    ++unreadable_updates;
+    return;
+  }
+  const std::int64_t t0 = monotonic_ns();
+  const bool ok = capture->grab();
+  const std::int64_t seen_ns = monotonic_ns();
+  if (!ok) {
+    ++stats.capture_failures;
+    x->take_error();
+    return;
+  }
+  const auto payload = tag::decode(capture->view(), window_in_capture, options.corner);
+  const std::int64_t decoded_ns = monotonic_ns();
+  const MarkerTracker::Reading r = tracker.update(payload, stats.inputs_sent);
+  if (r.implausible) ++implausible;
+  ++stats.captures;
+  if (r.tag) ++stats.markers_read;
+  files->frame(seen_ns, r.tag, r.frame, static_cast<double>(decoded_ns - seen_ns) / 1e3,
+               static_cast<double>(seen_ns - t0) / 1e3);
+  last_seen_ns = seen_ns;
+}
+
+void LocalClient::State::handle_events() {
+  Display* dpy = x->display();
+  bool changed = false;
+  while (!x->lost() && XPending(dpy) > 0) {
+    XEvent ev;
+    XNextEvent(dpy, &ev);
+    if (ev.type == damage_event + XDamageNotify) {
+      changed = true;
+    } else if (ev.type == ConfigureNotify && ev.xconfigure.window == window.id) {
+      if (auto info = window_info(*x, window.id)) {
+        if (info->width != window.width || info->height != window.height || info->x != window.x ||
+            info->y != window.y) {
+          window = *info;
+          setup_capture();
+        }
+      }
+    } else if (ev.type == UnmapNotify && ev.xunmap.window == window.id) {
+      mapped = false;
+    } else if (ev.type == MapNotify && ev.xmap.window == window.id) {
+      mapped = true;
+      if (auto info = window_info(*x, window.id)) {
+        window = *info;
+        setup_capture();
+      }
+    } else if (ev.type == DestroyNotify && ev.xdestroywindow.window == window.id) {
+      stats.notes.push_back("the app window was destroyed; the client stopped watching");
+      stop_requested.store(true);
+      return;
+    }
+  }
+  if (changed) {
+    grab_frame();
+    if (!driving) {
+      driving = true;  // the app has drawn: its loop runs
+      next_step_ns = monotonic_ns();
+    }
+    drive(monotonic_ns());
+  }
+}
+
+void LocalClient::State::loop() {
+  Display* dpy = x->display();
+  const int xfd = ConnectionNumber(dpy);
+  first_frame_deadline_ns =
+      monotonic_ns() + static_cast<std::int64_t>(options.first_frame_timeout_s * 1e9);
+  grab_frame();  // what the window shows already (damage only reports changes from now on)
+  while (!stop_requested.load()) {
+    handle_events();
+    if (x->lost()) throw RunError("client: lost the connection to X display '" + x->name() + "'");
+    std::int64_t now = monotonic_ns();
+    if (!driving && now >= first_frame_deadline_ns) {
+      driving = true;
+      next_step_ns = now;
+      stats.notes.push_back(fmt::format(
+          "the app window did not change within {:g} s; inputs started anyway",
+          options.first_frame_timeout_s));
+    }
+    if (driving && !driver_finished && now >= next_step_ns) drive(now);
+    if (!files->flush(now)) throw RunError("client: " + files->error());
+
+    now = monotonic_ns();
+    std::int64_t wait_ns = kMaxWaitNs;
+    if (driving && !driver_finished) wait_ns = std::min(wait_ns, next_step_ns - now);
+    if (!driving) wait_ns = std::min(wait_ns, first_frame_deadline_ns - now);
+    XFlush(dpy);
+    if (XPending(dpy) > 0 || wait_ns <= 0) continue;
+    pollfd fds[2] = {{xfd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
+    const timespec ts{static_cast<time_t>(wait_ns / 1'000'000'000), static_cast<long>(wait_ns % 1'000'000'000)};
+    ::ppoll(fds, 2, &ts, nullptr);
+  }
+}
+
+void LocalClient::State::run() {
+  try {
+    loop();
+  } catch (const std::exception& e) {
+    stats.failure = e.what();
+  }
+  running.store(false);
+}
+
+void LocalClient::State::release_held() {
+  // Released as tracked inputs: the app reads them and counts them, so they get tags too.
+  const auto still_held = held;
+  for (const auto& [button, code] : still_held) {
+    const InputKind kind = button ? InputKind::button_release : InputKind::key_release;
+    send(Input{kind, code});
+  }
+}
+
+std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& options,
+                                                std::unique_ptr<drivers::Driver> driver) {
+  if (!driver) throw UsageError("client: no input driver given");
+  std::unique_ptr<LocalClient> client(new LocalClient());
+  client->state_ = std::make_unique<State>();
+  State& s = *client->state_;
+  s.options = options;
+  s.driver = std::move(driver);
+  s.stats.driver = s.driver->spec();
+  s.x = XConnection::open(options.display);
+  Display* dpy = s.x->display();
+
+  int ev = 0, err = 0, major = 0, minor = 0;
+  if (!XTestQueryExtension(dpy, &ev, &err, &major, &minor))
+    throw RunError("client: the XTEST extension is missing on display '" + options.display + "'");
+  if (!XDamageQueryExtension(dpy, &s.damage_event, &err))
+    throw RunError("client: the DAMAGE extension is missing on display '" + options.display + "'");
+  if (!XDamageQueryVersion(dpy, &major, &minor))
+    throw RunError("client: DAMAGE version query failed on display '" + options.display + "'");
+  // Every key the driver may press must exist on this keyboard; checked now, not mid-run.
+  unsigned char map[32];
+  const int buttons = XGetPointerMapping(dpy, map, sizeof map);
+  for (const drivers::InputCode& c : s.driver->vocabulary()) {
+    if (!c.button) {
+      s.keycode_for(c.code);
+    } else if (static_cast<int>(c.code) > buttons) {
+      throw RunError(fmt::format("client: the pointer on display '{}' has {} buttons; button{} "
+                                 "does not exist",
+                                 options.display, buttons, c.code));
+    }
+  }
+
+  s.window = wait_for_app_window(*s.x, options.window_timeout_s, options.app_running);
+  s.stats.window = s.window.id;
+  XSelectInput(dpy, s.window.id, StructureNotifyMask);
+  s.damage = XDamageCreate(dpy, s.window.id, XDamageReportNonEmpty);
+  // No window manager gives focus: keys go to the focus window, buttons to the one under the
+  // pointer, so both are pointed at the app's window.
+  XSetInputFocus(dpy, s.window.id, RevertToPointerRoot, CurrentTime);
+  XTestFakeMotionEvent(dpy, DefaultScreen(dpy), s.window.x + s.window.width / 2,
+                       s.window.y + s.window.height / 2, CurrentTime);
+  XSync(dpy, False);
+  if (std::string e = s.x->take_error(); !e.empty())
+    throw RunError("client: setting up the app window on display '" + options.display + "' failed: " + e);
+  s.setup_capture();
+  if (!s.capture) {
+    throw RunError(fmt::format(
+        "client: the app window ({}x{} at {},{}) does not show its {} corner on the {}x{} screen",
+        s.window.width, s.window.height, s.window.x, s.window.y, tag::corner_name(options.corner),
+        s.window.screen_width, s.window.screen_height));
+  }
+  if (!s.capture->shared_memory())
+    s.stats.notes.push_back("MIT-SHM unavailable: captures use XGetImage");
+  s.files = std::make_unique<ClientFiles>(options.out_dir);
+
+  s.wake_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (s.wake_fd < 0) throw RunError("client: eventfd failed");
+  s.running.store(true);
+  State* raw = &s;
+  s.thread = std::thread([raw] { raw->run(); });
+  return client;
+}
+
+bool LocalClient::running() const { return state_ && state_->running.load(); }
+
+ClientStats LocalClient::stop() {
+  State& s = *state_;
+  std::lock_guard lock(s.stop_mutex);
+  if (s.stopped) return s.stats;
+  s.stopped = true;
+  if (!s.thread.joinable()) return s.stats;  // start() failed part way: nothing runs
+  s.stop_requested.store(true);
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const auto w = ::write(s.wake_fd, &one, sizeof one);
+  if (s.thread.joinable()) s.thread.join();
+  try {
+    if (!s.x->lost()) {
+      s.release_held();
+      XDamageDestroy(s.x->display(), s.damage);
+      XSync(s.x->display(), False);
+    }
+  } catch (const std::exception& e) {
+    if (s.stats.failure.empty()) s.stats.failure = e.what();
+  }
+  s.capture.reset();
+  if (s.files) {
+    if (!s.files->flush(0, true) && s.stats.failure.empty()) s.stats.failure = "client: " + s.files->error();
+    s.files.reset();
+  }
+  s.x.reset();
+  if (s.skipped_inputs > 0) {
+    s.stats.notes.push_back(fmt::format(
+        "{} driver input(s) not sent: a press of what was held or a release of what was not",
+        s.skipped_inputs));
+  }
+  if (s.implausible > 0) {
+    s.stats.notes.push_back(fmt::format(
+        "{} marker read(s) rejected: tag beyond the inputs sent (a false read of unmarked content)",
+        s.implausible));
+  }
+  if (s.unreadable_updates > 0) {
+    s.stats.notes.push_back(fmt::format(
+        "{} window update(s) not read: window unmapped or its marker corner off screen",
+        s.unreadable_updates));
+  }
+  if (s.stats.capture_failures > 0) {
+    s.stats.notes.push_back(fmt::format("{} capture(s) refused by the X server", s.stats.capture_failures));
+  }
+  return s.stats;
+}
+
+LocalClient::~LocalClient() {
+  if (state_) stop();
+}
+
+}  // namespace pictor::client
