@@ -95,13 +95,15 @@ void add_mark(CLI::App& app, Context& ctx) {
   cmd->add_option("--tests", args.tests,
                   "Comma-separated tests (default: multiply,arcs,leaves,paths,lines,images,design,suits; also focus)");
   cmd->add_option("--size", args.size, "Stage size: small (568x320), medium (900x600), large (1600x800) or WxH "
-                                       "(default: from the screen size)");
+                                       "(default: from the screen size; medium on the embedded Xvfb)");
   cmd->add_option("--fps", args.fps, "Target frame rate, or 'auto' to detect it (vsync displays)")->capture_default_str();
   cmd->add_option("--duration", args.duration, "Test interval per test (MotionMark: 30s)")->capture_default_str();
   cmd->add_option("--controller", args.controller, "ramp (scores) or fixed (holds --complexity)")
       ->check(CLI::IsMember({"ramp", "fixed"}))
       ->capture_default_str();
-  cmd->add_option("--complexity", args.complexity, "Element count for --controller fixed")->capture_default_str();
+  cmd->add_option("--complexity", args.complexity, "Element count for --controller fixed")
+      ->check(CLI::Range(1.0, 4e6))
+      ->capture_default_str();
   cmd->add_option("--out", args.out, "Output directory (default: ./mark-YYYYMMDD-HHMMSS)");
   cmd->add_option("--display", args.display, "Use this X display (e.g. :0) instead of a private Xvfb");
   cmd->add_flag("--vsync", args.vsync, "Pace frames by the display's vsync instead of an emulated tick");
