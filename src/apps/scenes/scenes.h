@@ -8,6 +8,9 @@ namespace pictor::apps {
 
 std::unique_ptr<Scene> make_null_scene();
 std::unique_ptr<Scene> make_spin_scene();
+std::unique_ptr<Scene> make_racing_scene();
+std::unique_ptr<Scene> make_shooter_scene();
+std::unique_ptr<Scene> make_strategy_scene();
 std::unique_ptr<Scene> make_latency_scene();
 
 }  // namespace pictor::apps

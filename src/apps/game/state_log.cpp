@@ -1,0 +1,231 @@
+#include "apps/game/state_log.h"
+
+#include <X11/keysym.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <istream>
+#include <ostream>
+#include <sstream>
+
+#include "apps/game/game_registry.h"
+#include "core/error.h"
+
+namespace pictor::game {
+
+namespace {
+
+using Kind = platform::InputEvent::Kind;
+
+struct KeyName {
+  unsigned keysym;
+  const char* name;
+};
+// The keys the games use, by their X keysym names; other keys are written as hex keysyms.
+constexpr KeyName kKeyNames[] = {{XK_Left, "Left"},   {XK_Right, "Right"},   {XK_Up, "Up"},
+                                 {XK_Down, "Down"},   {XK_w, "w"},           {XK_a, "a"},
+                                 {XK_s, "s"},         {XK_d, "d"},           {XK_space, "space"},
+                                 {XK_Return, "Return"}, {XK_Escape, "Escape"}};
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::key_down: return "key_down";
+    case Kind::key_up: return "key_up";
+    case Kind::button_down: return "button_down";
+    case Kind::button_up: return "button_up";
+    case Kind::motion: return "motion";
+  }
+  return "?";
+}
+
+// Shortest text that reads back as the same float.
+std::string float_text(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+  if (std::strtof(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  return buf;
+}
+
+std::string header_line(const GameSim& sim) {
+  const GameSetup& s = sim.setup();
+  return "# game=" + sim.name() + " seed=" + std::to_string(s.seed) + " detail=" + float_text(s.detail) +
+         " size=" + std::to_string(s.width) + "x" + std::to_string(s.height) + " step_s=1/60";
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::string cell;
+  std::istringstream in(text);
+  while (std::getline(in, cell, sep)) out.push_back(cell);
+  if (!text.empty() && text.back() == sep) out.emplace_back();
+  return out;
+}
+
+}  // namespace
+
+std::string fixed(double value, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  // "-0.0" and "0.0" are the same state; write one of them.
+  std::string s = buf;
+  if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+  return s;
+}
+
+std::string input_text(const platform::InputEvent& e) {
+  std::string code;
+  if (e.kind == Kind::key_down || e.kind == Kind::key_up) {
+    for (const auto& k : kKeyNames)
+      if (k.keysym == e.code) code = k.name;
+    if (code.empty()) {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "0x%x", e.code);
+      code = buf;
+    }
+  } else {
+    code = std::to_string(e.code);
+  }
+  return std::string(kind_name(e.kind)) + " " + code + " " + std::to_string(e.x) + " " + std::to_string(e.y);
+}
+
+platform::InputEvent parse_input_text(const std::string& text) {
+  const auto parts = split(text, ' ');
+  const auto bad = [&](const std::string& why) { return UsageError("bad input event '" + text + "': " + why); };
+  if (parts.size() != 4) throw bad("expected 'KIND CODE X Y'");
+  platform::InputEvent e;
+  bool known = false;
+  for (Kind k : {Kind::key_down, Kind::key_up, Kind::button_down, Kind::button_up, Kind::motion})
+    if (parts[0] == kind_name(k)) {
+      e.kind = k;
+      known = true;
+    }
+  if (!known) throw bad("unknown kind '" + parts[0] + "'");
+  bool named = false;
+  for (const auto& k : kKeyNames)
+    if (parts[1] == k.name) {
+      e.code = k.keysym;
+      named = true;
+    }
+  char* end = nullptr;
+  if (!named) {
+    const unsigned long v = std::strtoul(parts[1].c_str(), &end, 0);
+    if (parts[1].empty() || *end) throw bad("bad code '" + parts[1] + "'");
+    e.code = static_cast<unsigned>(v);
+  }
+  const long x = std::strtol(parts[2].c_str(), &end, 10);
+  if (parts[2].empty() || *end) throw bad("bad x '" + parts[2] + "'");
+  const long y = std::strtol(parts[3].c_str(), &end, 10);
+  if (parts[3].empty() || *end) throw bad("bad y '" + parts[3] + "'");
+  e.x = static_cast<int>(x);
+  e.y = static_cast<int>(y);
+  return e;
+}
+
+GameRun::GameRun(std::unique_ptr<GameSim> sim, std::ostream* log) : sim_(std::move(sim)), log_(log) {
+  if (log_) {
+    *log_ << "# pictor game state log, schema 1\n" << header_line(*sim_) << "\nstep,event,detail";
+    for (const auto& c : sim_->state_columns()) *log_ << ',' << c;
+    *log_ << '\n';
+  }
+  row("start", "");
+}
+
+void GameRun::row(const char* kind, const std::string& detail) {
+  if (!log_) return;
+  *log_ << steps_ << ',' << kind << ',' << detail;
+  for (const auto& v : sim_->state_values()) *log_ << ',' << v;
+  *log_ << '\n';
+}
+
+void GameRun::input(const platform::InputEvent& event) {
+  sim_->input(event);
+  row("input", input_text(event));
+  for (const auto& e : sim_->take_events()) row(e.kind.c_str(), e.detail);
+}
+
+void GameRun::step() {
+  sim_->step();
+  ++steps_;
+  for (const auto& e : sim_->take_events()) row(e.kind.c_str(), e.detail);
+  if (steps_ % kTickSteps == 0) row("tick", "");
+}
+
+void GameRun::finish() {
+  row("end", "");
+  if (log_) log_->flush();
+}
+
+StateLog parse_state_log(std::istream& in, const std::string& name) {
+  StateLog log;
+  std::string line;
+  int number = 0;
+  bool header = false, columns = false;
+  const auto fail = [&](const std::string& why) {
+    return UsageError(name + ":" + std::to_string(number) + ": " + why);
+  };
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty()) continue;
+    if (line.rfind("# game=", 0) == 0) {
+      for (const auto& field : split(line.substr(2), ' ')) {
+        const auto eq = field.find('=');
+        if (eq == std::string::npos) throw fail("bad header field '" + field + "'");
+        const std::string key = field.substr(0, eq), value = field.substr(eq + 1);
+        char* end = nullptr;
+        if (key == "game") {
+          log.game = value;
+        } else if (key == "seed") {
+          log.setup.seed = std::strtoull(value.c_str(), &end, 10);
+          if (value.empty() || *end) throw fail("bad seed '" + value + "'");
+        } else if (key == "detail") {
+          log.setup.detail = std::strtof(value.c_str(), &end);
+          if (value.empty() || *end) throw fail("bad detail '" + value + "'");
+        } else if (key == "size") {
+          if (std::sscanf(value.c_str(), "%dx%d", &log.setup.width, &log.setup.height) != 2)
+            throw fail("bad size '" + value + "'");
+        }
+      }
+      header = true;
+      continue;
+    }
+    if (line[0] == '#') continue;
+    if (!columns) {
+      if (line.rfind("step,event,detail", 0) != 0) throw fail("expected the column row 'step,event,detail,...'");
+      columns = true;
+      continue;
+    }
+    const auto cells = split(line, ',');
+    if (cells.size() < 3) throw fail("expected at least 3 cells");
+    char* end = nullptr;
+    const long long step = std::strtoll(cells[0].c_str(), &end, 10);
+    if (cells[0].empty() || *end || step < 0) throw fail("bad step '" + cells[0] + "'");
+    if (cells[1] == "input") {
+      try {
+        log.inputs.push_back({step, parse_input_text(cells[2])});
+      } catch (const UsageError& e) {
+        throw fail(e.what());
+      }
+    } else if (cells[1] == "end") {
+      log.end_step = step;
+    }
+  }
+  if (!header) throw fail("no '# game=...' header line");
+  if (!columns) throw fail("no column row");
+  return log;
+}
+
+std::string replay_state_log(const StateLog& log) {
+  std::ostringstream out;
+  GameRun run(make_game_sim(log.game, log.setup), &out);
+  const std::int64_t end = log.end_step >= 0 ? log.end_step : (log.inputs.empty() ? 0 : log.inputs.back().step);
+  std::size_t next = 0;
+  while (true) {
+    while (next < log.inputs.size() && log.inputs[next].step == run.steps()) run.input(log.inputs[next++].event);
+    if (run.steps() >= end) break;
+    run.step();
+  }
+  if (log.end_step >= 0) run.finish();
+  return out.str();
+}
+
+}  // namespace pictor::game
