@@ -47,7 +47,8 @@ struct SeenFrame {
 };
 
 // Everything the matcher reads, in file order. have_reads / have_frames: whether the
-// interposer's files were there (without them the stages they give are unknown, not zero).
+// interposer's files were there (without them the stages they give are unknown, not zero);
+// have_frames also needs frames.csv's tag column (frames without it are still loaded).
 struct RttTimeline {
   std::vector<SentInput> sent;
   std::vector<ReadInput> reads;
@@ -88,9 +89,10 @@ struct MatchedInput {
 // frame the client matched is the first capture with tag >= it. Pure: no files.
 std::vector<MatchedInput> match_timeline(const RttTimeline& timeline, std::vector<std::string>* notes = nullptr);
 
-// Loads client_inputs.csv and client_frames.csv (required) and inputs_read.csv and frames.csv
-// (optional) from a session directory. Throws UsageError "<file>:<line>: <cause>" on bad content.
-RttTimeline load_rtt_timeline(const std::string& session_dir);
+// Loads client_inputs.csv and client_frames.csv (required unless require_client is false) and
+// inputs_read.csv and frames.csv (optional) from a session directory. Throws UsageError
+// "<file>:<line>: <cause>" on bad content, "<file>: not found" for a missing required file.
+RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_client = true);
 
 // Writes inputs.csv (schema 1, docs/client.md) to `path`; throws RunError when it cannot.
 void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inputs);

@@ -155,7 +155,6 @@ void load_frames(const fs::path& path, RttTimeline& t) {
   if (!c_tag) {
     t.notes.push_back(tab.path + " has no tag column (an interposer without input tracking): "
                       "response frames, AL, RD and AS unknown");
-    return;
   }
   std::vector<std::string> order;
   std::map<std::string, std::vector<AppFrame>> by_ctx;
@@ -166,7 +165,7 @@ void load_frames(const fs::path& path, RttTimeline& t) {
     f.swap_ns = field_int64(row, h, c_swap);
     if (c_gpu) f.gpu_ms = field_optional_double(row, h, *c_gpu).value_or(f.gpu_ms);
     if (c_call) f.swap_call_ms = field_optional_double(row, h, *c_call).value_or(f.swap_call_ms);
-    f.tag = optional_tag(row, h, *c_tag).value_or(0);  // empty before the first input read
+    if (c_tag) f.tag = optional_tag(row, h, *c_tag).value_or(0);  // empty before the first read
     const std::string ctx = c_ctx ? row.fields[*c_ctx] : "";
     auto [it, added] = by_ctx.try_emplace(ctx);
     if (added) order.push_back(ctx);
@@ -184,7 +183,7 @@ void load_frames(const fs::path& path, RttTimeline& t) {
                                   order.size(), *chosen, by_ctx[*chosen].size()));
   }
   t.frames = std::move(by_ctx[*chosen]);
-  t.have_frames = true;
+  t.have_frames = c_tag.has_value();
 }
 
 void load_seen(const fs::path& path, RttTimeline& t) {
@@ -216,17 +215,17 @@ std::string opt_text(const std::optional<T>& v) {
 
 }  // namespace
 
-RttTimeline load_rtt_timeline(const std::string& session_dir) {
+RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_client) {
   const fs::path dir(session_dir);
   RttTimeline t;
   for (const char* required : {"client_inputs.csv", "client_frames.csv"}) {
-    if (!fs::exists(dir / required)) {
+    if (require_client && !fs::exists(dir / required)) {
       throw UsageError((dir / required).string() +
                        ": not found (the session ran without a Pictor client)");
     }
   }
-  load_sent(dir / "client_inputs.csv", t);
-  load_seen(dir / "client_frames.csv", t);
+  if (fs::exists(dir / "client_inputs.csv")) load_sent(dir / "client_inputs.csv", t);
+  if (fs::exists(dir / "client_frames.csv")) load_seen(dir / "client_frames.csv", t);
   if (fs::exists(dir / "inputs_read.csv")) load_reads(dir / "inputs_read.csv", t);
   if (fs::exists(dir / "frames.csv")) {
     load_frames(dir / "frames.csv", t);

@@ -14,6 +14,7 @@
 #include "analysis/rtt.h"
 #include "core/error.h"
 #include "drivers/scripted_driver.h"
+#include "report/trace.h"
 #include "test_display.h"
 
 namespace pictor::client {
@@ -105,6 +106,17 @@ TEST(LocalClient, DrivesAHookedAppAndMatchesEveryInput) {
   EXPECT_EQ(summary["stages_ms"]["RD_ms"]["n"], 0);  // the fake app has no GPU time: unknown
   EXPECT_GT(summary["fps_client"].get<double>(), 20.0);
   EXPECT_TRUE(fs::exists(dir.path / "inputs.csv"));
+
+  // The trace of the real session: one flow (bound at both ends) per input with a response frame.
+  report::write_trace(dir.path.string());
+  std::ifstream in(dir.path / "trace.json");
+  const auto trace = nlohmann::json::parse(in);
+  std::size_t outs = 0, ins = 0;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e.contains("bind_id")) ++(e.value("flow_out", false) ? outs : ins);
+  }
+  EXPECT_EQ(outs, ins);
+  EXPECT_GE(outs, inputs["matched"].get<std::size_t>());
 }
 
 TEST(LocalClient, AppThatSelectsPressesOnlyStillMatchesItsPresses) {
