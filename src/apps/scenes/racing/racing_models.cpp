@@ -13,7 +13,7 @@ game::Model car_model(const Car& car, float steer, bool brake, bool throttle) {
   m.push_back(game::part(MeshKind::box, p, yaw, {0, 1.2f, -0.3f}, {0.8f, 0.3f, 1.0f}, car.colour * 0.7f));
   // Steering shows on the front wheels, the brake on the rear lights, the throttle as exhaust
   // flame: each answers its key in the next frame.
-  for (float x : {-0.98f, 0.98f})
+  for (float x : {-0.92f, 0.92f})
     for (float z : {-1.35f, 1.35f}) {
       game::ModelPart w = game::part(MeshKind::box, p, yaw, {x, 0.35f, z}, {0.18f, 0.35f, 0.35f}, {0.08f, 0.08f, 0.08f});
       if (z > 0) w.instance.yaw += 0.35f * steer;
@@ -24,7 +24,7 @@ game::Model car_model(const Car& car, float steer, bool brake, bool throttle) {
                            brake ? Vec3{1, 0.1f, 0.1f} : Vec3{0.4f, 0.05f, 0.05f}, brake ? 1.0f : 0.0f));
     m.push_back(game::part(MeshKind::box, p, yaw, {x, 0.65f, 2.12f}, {0.22f, 0.1f, 0.04f}, {1, 0.95f, 0.7f}, 0.8f));
   }
-  if (throttle) m.push_back(game::part(MeshKind::cone, p, yaw, {0.5f, 0.3f, -2.3f}, {0.1f, 0.1f, 0.1f}, {1, 0.6f, 0.1f}, 1.0f));
+  if (throttle) m.push_back(game::part(MeshKind::cone, p, yaw, {0.5f, 0.3f, -2.1f}, {0.1f, 0.1f, 0.1f}, {1, 0.6f, 0.1f}, 1.0f));
   return m;
 }
 

@@ -45,7 +45,7 @@ struct Tree {
 
 class RacingSim final : public game::GameSim {
  public:
-  static constexpr float kCarHalfWidth = 1.18f, kCarHalfLength = 2.2f, kCarHalfHeight = 0.75f;
+  static constexpr float kCarHalfWidth = 1.22f, kCarHalfLength = 2.2f, kCarHalfHeight = 0.75f;
 
   explicit RacingSim(const game::GameSetup& setup);
   std::string name() const override { return "racing"; }

@@ -18,7 +18,7 @@ game::Model enemy_model(const Enemy& e) {
 }
 
 game::Model pickup_model(const Pickup& pickup, long long steps) {
-  const float spin = static_cast<float>(steps % 7200) * 0.05f;
+  const float spin = ShooterSim::pickup_spin(steps);
   const Vec3 green{0.2f, 0.9f, 0.3f};
   return {game::part(MeshKind::box, pickup.position, spin, {0, 0.6f, 0}, {0.5f, 0.15f, 0.15f}, green, 0.5f),
           game::part(MeshKind::box, pickup.position, spin, {0, 0.6f, 0}, {0.15f, 0.5f, 0.15f}, green, 0.5f)};

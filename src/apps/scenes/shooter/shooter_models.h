@@ -7,7 +7,7 @@
 namespace pictor::shooter {
 
 game::Model enemy_model(const Enemy& enemy);
-// The pickup's cross turns with the step count.
+// The pickup's cross turns with the step count (ShooterSim::pickup_spin).
 game::Model pickup_model(const Pickup& pickup, long long steps);
 
 }  // namespace pictor::shooter

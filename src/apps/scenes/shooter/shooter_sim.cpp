@@ -259,11 +259,13 @@ game::Camera ShooterSim::camera() const {
 }
 
 OrientedBox ShooterSim::enemy_box(const Enemy& e) {
-  return {{e.position.x, 1.15f, e.position.z}, {0.55f, 1.15f, 0.55f}, e.yaw};
+  return {{e.position.x, 1.125f, e.position.z}, {0.5f, 1.125f, 0.35f}, e.yaw};
 }
 
-OrientedBox ShooterSim::pickup_box(const Pickup& p) {
-  return {{p.position.x, 0.6f, p.position.z}, {0.55f, 0.5f, 0.55f}, 0};  // holds the turning cross
+float ShooterSim::pickup_spin(long long steps) { return static_cast<float>(steps % 7200) * 0.05f; }
+
+OrientedBox ShooterSim::pickup_box(const Pickup& p, long long steps) {
+  return {{p.position.x, 0.6f, p.position.z}, {0.5f, 0.5f, 0.15f}, pickup_spin(steps)};
 }
 
 std::vector<game::TruthObject> ShooterSim::truth_objects() const {
@@ -274,7 +276,7 @@ std::vector<game::TruthObject> ShooterSim::truth_objects() const {
     if (e.alive && (in_sight(eye, e.position + Vec3{0, 1.0f, 0}) || in_sight(eye, e.position + Vec3{0, 1.95f, 0})))
       out.push_back({0, enemy_box(e)});
   for (const auto& p : pickups_)
-    if (in_sight(eye, p.position + Vec3{0, 0.6f, 0})) out.push_back({1, pickup_box(p)});
+    if (in_sight(eye, p.position + Vec3{0, 0.6f, 0})) out.push_back({1, pickup_box(p, steps_)});
   return out;
 }
 

@@ -51,7 +51,9 @@ class ShooterSim final : public game::GameSim {
   // Held movement keys: w, a, s, d.
   bool held(int i) const { return keys_[i]; }
   static game::OrientedBox enemy_box(const Enemy& e);
-  static game::OrientedBox pickup_box(const Pickup& p);
+  // The pickup's cross turns with the step count; its box turns with it.
+  static game::OrientedBox pickup_box(const Pickup& p, long long steps);
+  static float pickup_spin(long long steps);
 
   // Distance along the ray to the nearest wall or pillar (infinity when none).
   float obstacle_distance(game::Vec3 origin, game::Vec3 direction) const;

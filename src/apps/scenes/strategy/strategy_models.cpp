@@ -23,7 +23,7 @@ game::Model unit_model(const Unit& u) {
 }
 
 game::Model enemy_model(const Enemy& e) {
-  return {game::part(MeshKind::sphere, e.position, e.yaw, {0, 0.8f, 0}, {0.8f, 0.7f, 0.8f}, {0.7f, 0.12f, 0.15f}),
+  return {game::part(MeshKind::sphere, e.position, e.yaw, {0, 0.8f, 0}, {0.8f, 0.8f, 0.8f}, {0.7f, 0.12f, 0.15f}),
           game::part(MeshKind::cone, e.position, e.yaw, {0, 1.7f, 0}, {0.25f, 0.4f, 0.25f}, {0.3f, 0.05f, 0.05f}),
           game::part(MeshKind::box, e.position, e.yaw, {0, 1.0f, 0.72f}, {0.3f, 0.08f, 0.08f}, {1, 0.9f, 0.2f}, 1)};
 }

@@ -380,7 +380,9 @@ game::Camera StrategySim::camera() const {
 
 OrientedBox StrategySim::unit_box(const Unit& u) {
   if (u.kind == UnitKind::worker) return {{u.position.x, 0.83f, u.position.z}, {0.5f, 0.83f, 0.5f}, u.yaw};
-  return {{u.position.x, 0.9f, u.position.z}, {0.6f, 0.9f, 0.6f}, u.yaw};
+  // A soldier carries its weapon on the right, forward: its box sits off its feet.
+  const Vec3 centre = u.position + game::rotate_yaw({0.04f, 0.9f, 0.1f}, u.yaw);
+  return {centre, {0.54f, 0.9f, 0.5f}, u.yaw};
 }
 
 OrientedBox StrategySim::enemy_box(const Enemy& e) {
