@@ -1,7 +1,6 @@
 #include "client/x_connection.h"
 
 #include <fmt/format.h>
-
 #include <unistd.h>
 
 #include <chrono>
