@@ -147,7 +147,11 @@ void GameRun::step() {
   sim_->step();
   ++steps_;
   for (const auto& e : sim_->take_events()) row(e.kind.c_str(), e.detail);
-  if (steps_ % kTickSteps == 0) row("tick", "");
+  if (steps_ % kTickSteps == 0) {
+    row("tick", "");
+    // Once a second, so a killed game leaves its log up to the last second.
+    if (log_) log_->flush();
+  }
 }
 
 void GameRun::finish() {
