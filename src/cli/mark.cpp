@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <ctime>
 #include <sstream>
 
@@ -129,8 +130,12 @@ void add_mark(CLI::App& app, Context& ctx) {
                     t.default_suite ? "" : " (not in the default suite)");
       return;
     }
-    const auto options = to_options(args);
+    auto options = to_options(args);
     const std::string out = args.out.empty() ? default_out_dir() : args.out;
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec) throw RunError("cannot create " + out + ": " + ec.message());
+    options.xvfb_log = out + "/xvfb.log";
     const bool tty = isatty(fileno(stderr));
     const bool quiet = ctx.quiet;
     const auto result = mark::run_mark(options, [&](const mark::Progress& p) {

@@ -116,9 +116,12 @@ TestResult run_test(const std::string& name, const MarkOptions& options, double 
       complexity.sample(result.controller_samples[i].complexity);
     result.mean_complexity = complexity.mean();
   }
-  if (result.stage_max_reached)
+  if (result.stage_max_reached && result.score)
+    result.stage_capped = capped_by_stage(*result.score, static_cast<double>(stage->max_complexity()), fps);
+  if (result.stage_capped)
     result.warnings.push_back("the stage reached its maximum of " + std::to_string(stage->max_complexity()) +
-                              " elements: the score is a floor set by the stage, not the machine's capacity");
+                              " elements and still ran at the target rate there: the score is a floor set by "
+                              "the stage, not the machine's capacity");
   if (result.score && result.score->negative_slope_share > 0.5)
     result.warnings.push_back("frame time did not rise with complexity in most bootstrap resamples: the "
                               "score is the top complexity reached, not a change point");
@@ -163,7 +166,7 @@ MarkResult run_mark(const MarkOptions& options, const std::function<void(const P
     screen = options.size ? Size{std::max(options.size->width, kEmbeddedScreen.width),
                                  std::max(options.size->height, kEmbeddedScreen.height)}
                           : kEmbeddedScreen;
-    xvfb = runner::Xvfb::start(screen);
+    xvfb = runner::Xvfb::start(screen, options.xvfb_log);
     display = xvfb->display();
     result.display_kind = "Xvfb " + display + " (embedded)";
   } else {

@@ -26,6 +26,7 @@ struct MarkOptions {
   double fixed_complexity = 100;   // for --controller fixed
   std::string display;             // empty: start a private Xvfb
   bool vsync = false;              // pace by the display's vsync instead of the emulated tick
+  std::string xvfb_log;            // where the embedded Xvfb's output goes (empty: inherited)
   WarmupOptions warmup;
 };
 
@@ -43,6 +44,7 @@ struct TestResult {
   double mean_complexity = 0;      // fixed: the score MotionMark reports for debugging
   std::optional<int64_t> stage_max;  // the stage's own limit, unset when unbounded
   bool stage_max_reached = false;
+  bool stage_capped = false;  // reached and still at the target rate there: the score is a floor
   std::vector<RampRecord> ramps;
   std::vector<Sample> controller_samples;  // every frame after warm-up, time order
   std::vector<double> smoothed;            // per controller sample, −1 where none

@@ -48,6 +48,7 @@ json test_to_json(const TestResult& t, double fps) {
   }
   j["stageMax"] = t.stage_max ? json(*t.stage_max) : json(nullptr);
   j["stageMaxReached"] = t.stage_max_reached;
+  j["stageCapped"] = t.stage_capped;
   json ramps = json::array();
   for (const auto& r : t.ramps)
     ramps.push_back({{"startIndex", r.start_index}, {"endIndex", r.end_index}, {"regression", regression_to_json(r.regression)}});
@@ -145,7 +146,10 @@ std::string format_mark_table(const MarkResult& r) {
   std::string out = fmt::format("{:<14} {:>10} {:>10} {:>10} {:>8}  {}\n", "test", "score", "lower", "upper", "±%", "notes");
   for (const auto& t : r.tests) {
     std::string notes;
-    if (t.stage_max_reached) notes += "stage maximum reached; ";
+    if (t.stage_capped)
+      notes += "capped by the stage (a floor); ";
+    else if (t.stage_max_reached)
+      notes += "stage maximum reached (slowed before it); ";
     if (t.score) {
       const double spread = largest_deviation(t.score->lower, t.score->score, t.score->upper) * 100;
       out += fmt::format("{:<14} {:>10.2f} {:>10.2f} {:>10.2f} {:>8.2f}  {}\n", t.title, t.score->score, t.score->lower,

@@ -98,6 +98,10 @@ TestScore score_samples(std::vector<Sample> samples, double fps, const Bootstrap
   return result;
 }
 
+bool capped_by_stage(const TestScore& score, double stage_max, double fps) {
+  return score.regression.value_at(stage_max) < 1000 / (fps - 2);
+}
+
 SuiteScore suite_score(std::span<const TestScore> tests) {
   std::vector<double> scores, lowers, uppers;
   for (const auto& t : tests) {

@@ -44,6 +44,12 @@ struct TestScore {
 // are no animation rows to fit.
 TestScore score_samples(std::vector<Sample> samples, double fps, const BootstrapOptions& options = {});
 
+// True when a stage that reached its maximum complexity was still at the target rate there: the
+// fit predicts a frame length under 1000/(fps − 2) at the maximum. The score is then a floor set
+// by the stage, not the machine's capacity (MARK.md §7). A stage that reached its maximum but had
+// slowed down before it gives a genuine change point and is not capped.
+bool capped_by_stage(const TestScore& score, double stage_max, double fps);
+
 struct SuiteScore {
   double score = 0, lower = 0, upper = 0;
   double spread = 0;  // largest_deviation(lower, score, upper), e.g. 0.031 for ±3.1 %

@@ -102,6 +102,17 @@ TEST(RampController, StageCappedBelowItsKneeIsReportedAsSuch) {
   EXPECT_LE(score.score, 300);
   EXPECT_GT(score.score, 100);
   EXPECT_GT(score.negative_slope_share, 0.0);
+  EXPECT_TRUE(capped_by_stage(score, 300, 60));
+
+  // A stage whose maximum lies past its knee reaches the maximum in the tiers but slows down
+  // before it: a genuine change point, not capped.
+  SyntheticStage roomy(1500);
+  RampController roomy_controller({});
+  simulate(roomy, roomy_controller, linear_knee(60, 1000));
+  const auto roomy_score = score_samples(roomy_controller.scored_samples(), 60);
+  EXPECT_TRUE(reached_stage_maximum(roomy_controller, roomy));
+  EXPECT_FALSE(capped_by_stage(roomy_score, 1500, 60));
+  EXPECT_NEAR(roomy_score.score, 1000, 15);
 
   SyntheticStage free_stage;
   RampController free_controller({});

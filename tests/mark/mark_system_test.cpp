@@ -60,6 +60,7 @@ TEST(MarkSystem, TwoTestsOnXvfbWriteACompleteResult) {
     EXPECT_FALSE(t["ramps"].empty()) << name;
     EXPECT_TRUE(t["regression"].contains("changePoint")) << name;
     EXPECT_TRUE(t["stageMaxReached"].is_boolean()) << name;
+    EXPECT_TRUE(t["stageCapped"].is_boolean()) << name;
     EXPECT_GT(t["samples"]["controller"].size(), 100u) << name;
     EXPECT_GT(t["samples"]["scored"].size(), 50u) << name;
 
