@@ -18,6 +18,8 @@ struct RunArgs {
   std::string out;
   bool json = false;
   bool no_hook = false;
+  std::string driver;
+  bool no_marker = false;
 };
 }  // namespace
 
@@ -30,7 +32,12 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("-o,--out", args->out, "session directory (default pictor-out/<time>-<app>)");
   cmd->add_flag("--json", args->json, "print summary.json instead of the table");
   cmd->add_flag("--no-hook", args->no_hook, "run without the interposer (nothing is recorded)");
-  cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears");
+  cmd->add_option("--driver", args->driver,
+                  "send inputs and track each to its frame: scripted[:rate=HZ,keys=K1|K2,seed=N]");
+  cmd->add_flag("--no-marker", args->no_marker,
+                "with --driver: do not draw the tag marker (RTT becomes unknown; for overhead runs)");
+  cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears\n"
+              "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30");
   cmd->callback([args, &ctx, &app] {
     runner::RunOptions o;
     if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME or -- COMMAND");
@@ -45,6 +52,8 @@ void add_run(CLI::App& app, Context& ctx) {
     o.out_dir = args->out;
     o.quiet = ctx.quiet;
     o.hook = !args->no_hook;
+    o.driver = args->driver;
+    o.marker = !args->no_marker;
     (void)app;
     const runner::RunResult r = runner::run_session(o);
     if (!r.summary.is_null()) {

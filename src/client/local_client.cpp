@@ -66,6 +66,7 @@ struct LocalClient::State {
   bool driver_finished = false;
   std::int64_t next_step_ns = 0;
   std::int64_t first_frame_deadline_ns = 0;
+  std::int64_t warmup_until_ns = -1;
   std::int64_t last_seen_ns = -1;
 
   ~State() {
@@ -233,11 +234,11 @@ void LocalClient::State::handle_events() {
   }
   if (changed) {
     grab_frame();
-    if (!driving) {
-      driving = true;  // the app has drawn: its loop runs
-      next_step_ns = monotonic_ns();
+    if (!driving && warmup_until_ns < 0 && (stats.markers_read > 0 || !options.expect_marker)) {
+      // The app has drawn a frame: its loop runs. Start after the warm-up.
+      warmup_until_ns = monotonic_ns() + static_cast<std::int64_t>(options.warmup_s * 1e9);
     }
-    drive(monotonic_ns());
+    if (driving) drive(monotonic_ns());
   }
 }
 
@@ -251,7 +252,11 @@ void LocalClient::State::loop() {
     handle_events();
     if (x->lost()) throw RunError("client: lost the connection to X display '" + x->name() + "'");
     std::int64_t now = monotonic_ns();
-    if (!driving && now >= first_frame_deadline_ns) {
+    if (!driving && warmup_until_ns >= 0 && now >= warmup_until_ns) {
+      driving = true;
+      next_step_ns = now;
+    }
+    if (!driving && warmup_until_ns < 0 && now >= first_frame_deadline_ns) {
       driving = true;
       next_step_ns = now;
       stats.notes.push_back(fmt::format(
@@ -264,7 +269,7 @@ void LocalClient::State::loop() {
     now = monotonic_ns();
     std::int64_t wait_ns = kMaxWaitNs;
     if (driving && !driver_finished) wait_ns = std::min(wait_ns, next_step_ns - now);
-    if (!driving) wait_ns = std::min(wait_ns, first_frame_deadline_ns - now);
+    if (!driving) wait_ns = std::min(wait_ns, (warmup_until_ns >= 0 ? warmup_until_ns : first_frame_deadline_ns) - now);
     XFlush(dpy);
     if (XPending(dpy) > 0 || wait_ns <= 0) continue;
     pollfd fds[2] = {{xfd, POLLIN, 0}, {wake_fd, POLLIN, 0}};

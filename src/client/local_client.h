@@ -20,6 +20,13 @@ struct LocalClientOptions {
   // Inputs start after the app's first frame, so startup time is not counted as latency; an app
   // that draws nothing until it gets input is driven anyway after this long.
   double first_frame_timeout_s = 5.0;
+  // After the first frame that carries a readable marker (or the first change of the window when
+  // none does), wait this long before the first input: an app's first frames are start-up
+  // (shader compiles, first-use allocations), and inputs answered then would measure start-up.
+  double warmup_s = 0.5;
+  // Whether the interposer draws the marker (PICTOR_MARKER=1); without it any change of the
+  // window counts as the first frame.
+  bool expect_marker = true;
   // Optional: polled while waiting for the window; returning false ends the wait (app died).
   std::function<bool()> app_running;
 };

@@ -14,6 +14,10 @@
 #include <thread>
 
 #include "analysis/load.h"
+#include "analysis/rtt.h"
+#include "client/local_client.h"
+#include "drivers/driver.h"
+#include "report/trace.h"
 #include "apps/scene.h"
 #include "analysis/summary.h"
 #include "core/clock.h"
@@ -86,8 +90,9 @@ void prepare_out_dir(const fs::path& dir) {
   if (::access(dir.c_str(), W_OK) != 0)
     throw UsageError("output directory '" + dir.string() + "' is not writable");
   // Stale files of an earlier session in the same directory would mix with this one.
-  for (const char* f : {"frames.csv", "gpu.csv", "hook.json", "hook.log", "summary.json",
-                        "frametime.png", "app.log", "xvfb.log"})
+  for (const char* f : {"frames.csv", "gpu.csv", "hook.json", "hook.log", "summary.json", "frametime.png",
+                        "app.log", "xvfb.log", "inputs_read.csv", "inputs.csv", "client_inputs.csv",
+                        "client_frames.csv", "trace.json"})
     fs::remove(dir / f, ec);
 }
 
@@ -134,6 +139,11 @@ RunResult run_session(const RunOptions& options) {
     label = options.command[0];
   }
   if (!(options.duration_s > 0)) throw UsageError("--duration must be positive");
+  std::unique_ptr<drivers::Driver> driver;
+  if (!options.driver.empty()) {
+    if (!options.hook) throw UsageError("--driver needs the interposer (drop --no-hook)");
+    driver = drivers::make_driver(options.driver);
+  }
   const fs::path dir = options.out_dir.empty() ? default_out_dir(fs::path(label).filename().string()) : options.out_dir;
   prepare_out_dir(dir);
   const std::string hook_lib = options.hook ? find_hook_library() : std::string();
@@ -145,7 +155,7 @@ RunResult run_session(const RunOptions& options) {
                      {"command_line", options.argv.empty() ? own_command_line() : options.argv},
                      {"app", {{"label", label}, {"argv", argv}}},
                      {"adapter", "local"},
-                     {"driver", nullptr},
+                     {"driver", driver ? nlohmann::json(driver->spec()) : nlohmann::json(nullptr)},
                      {"size", fmt::format("{}x{}", options.size.width, options.size.height)},
                      {"duration_requested_s", options.duration_s},
                      {"interposer", options.hook ? nlohmann::json(hook_lib) : nlohmann::json(nullptr)},
@@ -158,6 +168,8 @@ RunResult run_session(const RunOptions& options) {
   InterruptGuard interrupts;
   std::unique_ptr<Xvfb> xvfb;
   std::optional<Process> app;
+  std::unique_ptr<client::LocalClient> input_client;
+  client::ClientStats client_stats;
   std::string app_end = "not started";
   double measured_s = 0;
   try {
@@ -170,12 +182,27 @@ RunResult run_session(const RunOptions& options) {
       const char* preload = std::getenv("LD_PRELOAD");
       spawn.env["LD_PRELOAD"] = hook_lib + (preload && *preload ? std::string(":") + preload : "");
       spawn.env["PICTOR_OUT"] = fs::absolute(dir).string();
+      if (driver && options.marker) spawn.env["PICTOR_MARKER"] = "1";
     }
     spawn.stdout_path = (dir / "app.log").string();
     spawn.stderr_path = (dir / "app.log").string();
     progress.note(fmt::format("pictor: running {} on Xvfb {} for {:g} s", label, xvfb->display(), options.duration_s));
     const std::int64_t start = monotonic_ns();
     app = Process::spawn(spawn);
+    if (driver) {
+      client::LocalClientOptions co;
+      co.display = xvfb->display();
+      co.out_dir = dir.string();
+      co.app_running = [&app] { return app->running(); };
+      co.expect_marker = options.marker;
+      try {
+        input_client = client::LocalClient::start(co, std::move(driver));
+      } catch (const RunError& e) {
+        // The app stays measured; the failure is reported with the results.
+        client_stats.failure = e.what();
+      }
+    }
+    bool client_ended_noted = false;
     for (;;) {
       measured_s = static_cast<double>(monotonic_ns() - start) * 1e-9;
       if (!app->running()) {
@@ -194,11 +221,22 @@ RunResult run_session(const RunOptions& options) {
         app_end = "stopped by pictor (Xvfb died)";
         break;
       }
+      if (input_client && !input_client->running() && !client_ended_noted) {
+        client_ended_noted = true;
+        progress.note("pictor: the input client stopped early; the app keeps running");
+      }
       progress.update(fmt::format("pictor: {} {:.0f}/{:g} s", label, measured_s, options.duration_s));
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+    // The client first: it releases held keys while the app can still read them.
+    if (input_client) {
+      client_stats = input_client->stop();
+      // Let the app read the releases the client sent while stopping, so they are not "not read".
+      if (app->running()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
     app->stop(options.grace_s);
   } catch (...) {
+    if (input_client) input_client->stop();
     if (app) app->stop(0.5);
     if (xvfb) xvfb->stop();
     run["status"] = "failed to start";
@@ -223,6 +261,39 @@ RunResult run_session(const RunOptions& options) {
     } catch (const std::exception& e) {
       result.exit_code = 1;
       result.failure = std::string("cannot analyse the recorded frames: ") + e.what();
+    }
+  }
+  if (!options.driver.empty()) {
+    nlohmann::json c{{"driver", client_stats.driver},
+                     {"inputs_sent", client_stats.inputs_sent},
+                     {"captures", client_stats.captures},
+                     {"markers_read", client_stats.markers_read},
+                     {"capture_failures", client_stats.capture_failures},
+                     {"notes", client_stats.notes},
+                     {"failure", client_stats.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(client_stats.failure)}};
+    run["client"] = c;
+    if (!client_stats.driver.empty()) run["driver"] = client_stats.driver;
+    try {
+      const nlohmann::json rtt = analysis::match_inputs(dir.string());
+      if (result.summary.is_object())
+        for (auto it = rtt.begin(); it != rtt.end(); ++it) result.summary[it.key()] = it.value();
+      write_json(dir / "summary.json", result.summary);
+      report::write_trace(dir.string());
+    } catch (const std::exception& e) {
+      if (result.failure.empty()) {
+        result.exit_code = 1;
+        result.failure = std::string("cannot match inputs to frames: ") + e.what();
+      }
+    }
+    if (!client_stats.failure.empty() && result.failure.empty()) {
+      result.exit_code = 1;
+      result.failure = "input client failed: " + client_stats.failure;
+    }
+  } else if (options.hook && frames > 0) {
+    try {
+      report::write_trace(dir.string());
+    } catch (const std::exception&) {
+      // trace.json is a convenience for sessions without inputs; the frame files stand alone.
     }
   }
   if (fs::exists(dir / "hook.json")) {

@@ -19,6 +19,11 @@ struct RunOptions {
   std::vector<std::string> argv;      // pictor's own command line, for run.json
   bool quiet = false;
   bool hook = true;                   // false: run without the interposer (nothing recorded)
+  // Input driver spec ("scripted:rate=5,keys=space|Left"); empty = no client, no inputs.
+  std::string driver;
+  // With a driver: draw the tag marker (false measures tracking without it, for overhead runs;
+  // RTT then stays unknown because the client cannot read tags).
+  bool marker = true;
   double grace_s = 2.0;               // SIGTERM → SIGKILL grace period
 };
 
