@@ -16,5 +16,6 @@ void add_run(CLI::App& app, Context& ctx);
 void add_analyze(CLI::App& app, Context& ctx);
 void add_graph(CLI::App& app, Context& ctx);
 void add_mark(CLI::App& app, Context& ctx);
+void add_suite(CLI::App& app, Context& ctx);
 
 }  // namespace pictor::cli

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   pictor::cli::add_analyze(app, ctx);
   pictor::cli::add_graph(app, ctx);
   pictor::cli::add_mark(app, ctx);
+  pictor::cli::add_suite(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

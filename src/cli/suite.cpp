@@ -1,0 +1,93 @@
+// `pictor suite`: runs a named set of benchmarks one after another and prints the suite table.
+// The work is in suite::run_suite; this file maps options and prints.
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "suite/benchmark.h"
+#include "suite/profile.h"
+#include "suite/suite_runner.h"
+
+namespace pictor::cli {
+
+namespace {
+struct SuiteArgs {
+  std::string name = "default";
+  bool quick = false;
+  std::string out;
+  bool json = false;
+  bool list = false;
+};
+
+// pictor's command line as given, for suite.json.
+std::vector<std::string> own_argv() {
+  std::vector<std::string> out;
+  std::FILE* f = std::fopen("/proc/self/cmdline", "rb");
+  if (!f) return out;
+  std::string arg;
+  for (int c; (c = std::fgetc(f)) != EOF;) {
+    if (c == 0) {
+      out.push_back(arg);
+      arg.clear();
+    } else {
+      arg += static_cast<char>(c);
+    }
+  }
+  std::fclose(f);
+  return out;
+}
+
+void print_list() {
+  for (const auto& s : suite::builtin_suites()) {
+    std::printf("%s: %s\n", s.name.c_str(), s.description.c_str());
+    for (const auto& b : s.benchmarks) std::printf("    %s\n", b.text.c_str());
+  }
+  std::printf("profiles (profile:NAME):\n");
+  for (const auto& name : suite::known_profiles()) {
+    try {
+      const auto p = suite::load_profile(suite::find_profile(name));
+      std::printf("    %-16s %s%s\n", name.c_str(), p.description.c_str(),
+                  suite::profile_installed(p) ? "" : "  [not installed]");
+    } catch (const UsageError& e) {
+      std::printf("    %-16s broken: %s\n", name.c_str(), e.what());
+    }
+  }
+}
+}  // namespace
+
+void add_suite(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<SuiteArgs>();
+  auto* cmd = app.add_subcommand("suite", "Run a suite of benchmarks (built-in games, real games) one after another");
+  cmd->add_option("suite", args->name, "suite name (pictor suite --list) or FILE.suite")->capture_default_str();
+  cmd->add_flag("--quick", args->quick, "short durations (the default suite then takes under two minutes)");
+  cmd->add_option("-o,--out", args->out, "suite directory (default pictor-out/suite-<time>-<name>)");
+  cmd->add_flag("--json", args->json, "print suite.json instead of the table");
+  cmd->add_flag("--list", args->list, "list the built-in suites and the profiles, then exit");
+  cmd->footer("A benchmark line: APP [name=N] [driver=SPEC|none] [duration=D] [quick=D] [adapter=local] [size=WxH]\n"
+              "  APP is builtin:SCENE[:option=value...] or profile:NAME.\n"
+              "Examples:\n  pictor suite --quick\n  pictor suite real-games\n  pictor suite my.suite --out results");
+  cmd->callback([args, &ctx] {
+    if (args->list) {
+      print_list();
+      return;
+    }
+    const suite::SuiteDefinition definition = suite::find_suite(args->name);
+    suite::SuiteOptions o;
+    o.quick = args->quick;
+    o.out_dir = args->out;
+    o.quiet = ctx.quiet;
+    o.argv = own_argv();
+    const nlohmann::json result = suite::run_suite(definition, o);
+    if (args->json) std::printf("%s\n", result.dump(2).c_str());
+    else std::printf("%s", suite::format_suite_table(result).c_str());
+    if (!ctx.quiet) std::fprintf(stderr, "pictor: suite directory %s\n", result.value("dir", "").c_str());
+    const auto& counts = result["counts"];
+    if (counts.value("failed", 0) > 0 || result.value("interrupted", false))
+      throw RunError(fmt::format("{} of {} benchmarks failed{}; results are in {}", counts.value("failed", 0),
+                                 definition.benchmarks.size(), result.value("interrupted", false) ? " (interrupted)" : "",
+                                 result.value("dir", "")));
+  });
+}
+
+}  // namespace pictor::cli

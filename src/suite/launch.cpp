@@ -1,0 +1,222 @@
+#include "suite/launch.h"
+
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/extensions/XTest.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "runner/process.h"
+
+namespace pictor::suite {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::atomic<int> g_signal{0};
+void on_signal(int sig) { g_signal.store(sig); }
+
+std::string replace_size(std::string text, Size size) {
+  for (const auto& [key, value] : {std::pair<std::string, int>{"{width}", size.width}, {"{height}", size.height}})
+    for (auto at = text.find(key); at != std::string::npos; at = text.find(key))
+      text.replace(at, key.size(), std::to_string(value));
+  return text;
+}
+
+void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
+
+// The title of a window: _NET_WM_NAME (UTF-8) when set, else WM_NAME.
+std::string window_title(Display* d, ::Window w) {
+  std::string title;
+  Atom type;
+  int format;
+  unsigned long count, after;
+  unsigned char* data = nullptr;
+  const Atom net_wm_name = XInternAtom(d, "_NET_WM_NAME", True);
+  if (net_wm_name != None &&
+      XGetWindowProperty(d, w, net_wm_name, 0, 1024, False, AnyPropertyType, &type, &format, &count, &after, &data) ==
+          Success &&
+      data) {
+    title.assign(reinterpret_cast<char*>(data), count);
+    XFree(data);
+  }
+  if (title.empty()) {
+    char* name = nullptr;
+    if (XFetchName(d, w, &name) && name) {
+      title = name;
+      XFree(name);
+    }
+  }
+  return title;
+}
+
+// A viewable window whose title contains `match`, searched depth-first from `w`.
+::Window find_window(Display* d, ::Window w, const std::string& match, std::string& title) {
+  XWindowAttributes attributes;
+  if (XGetWindowAttributes(d, w, &attributes) && attributes.map_state == IsViewable) {
+    const std::string t = window_title(d, w);
+    if (!t.empty() && t.find(match) != std::string::npos) {
+      title = t;
+      return w;
+    }
+  }
+  ::Window root, parent, *children = nullptr;
+  unsigned n = 0;
+  ::Window found = 0;
+  if (XQueryTree(d, w, &root, &parent, &children, &n)) {
+    for (unsigned i = 0; i < n && !found; ++i) found = find_window(d, children[i], match, title);
+    if (children) XFree(children);
+  }
+  return found;
+}
+
+int ignore_x_errors(Display*, XErrorEvent*) { return 0; }  // windows may vanish while we look
+
+void tap_key(Display* d, const std::string& name) {
+  const KeySym sym = XStringToKeysym(name.c_str());
+  const KeyCode code = XKeysymToKeycode(d, sym);
+  if (code == 0) throw RunError("the display has no key for '" + name + "'");
+  XTestFakeKeyEvent(d, code, True, CurrentTime);
+  XFlush(d);
+  sleep_s(0.05);
+  XTestFakeKeyEvent(d, code, False, CurrentTime);
+  XFlush(d);
+}
+
+void click_at(Display* d, ::Window w, int x, int y) {
+  int rx = x, ry = y;
+  ::Window child;
+  XTranslateCoordinates(d, w, DefaultRootWindow(d), x, y, &rx, &ry, &child);
+  XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
+  XTestFakeButtonEvent(d, 1, True, CurrentTime);
+  XFlush(d);
+  sleep_s(0.05);
+  XTestFakeButtonEvent(d, 1, False, CurrentTime);
+  XFlush(d);
+}
+
+void write_launch_json(const std::string& path, const nlohmann::json& j) {
+  if (path.empty()) return;
+  std::ofstream out(path, std::ios::trunc);
+  out << j.dump(2) << '\n';
+}
+
+}  // namespace
+
+std::vector<std::string> game_argv(const Profile& profile, Size size) {
+  std::vector<std::string> argv;
+  for (const auto& a : profile.command) argv.push_back(replace_size(a, size));
+  return argv;
+}
+
+std::map<std::string, std::string> game_env(const Profile& profile, const std::string& home) {
+  std::map<std::string, std::string> env;
+  for (const auto& [k, v] : profile.env) env[k] = v;
+  // A private home: the game's settings, saves and caches never touch the user's, also for games
+  // that read XDG_* instead of HOME.
+  env["HOME"] = home;
+  env["XDG_CONFIG_HOME"] = home + "/.config";
+  env["XDG_DATA_HOME"] = home + "/.local/share";
+  env["XDG_CACHE_HOME"] = home + "/.cache";
+  env["XDG_STATE_HOME"] = home + "/.local/state";
+  return env;
+}
+
+void prepare_home(const Profile& profile, const std::string& home, Size size) {
+  std::error_code ec;
+  for (const char* sub : {"", ".config", ".local/share", ".cache", ".local/state"}) {
+    fs::create_directories(fs::path(home) / sub, ec);
+    if (ec) throw RunError("cannot create the game's private home '" + home + "': " + ec.message());
+  }
+  for (const auto& file : profile.config_files) {
+    const fs::path path = fs::path(home) / file.path;
+    fs::create_directories(path.parent_path(), ec);
+    std::ofstream out(path, std::ios::trunc);
+    for (const auto& line : file.lines) out << replace_size(line, size) << '\n';
+    if (!out) throw RunError("cannot write the game's config file " + path.string());
+  }
+}
+
+int launch(const LaunchOptions& o) {
+  const Profile& p = o.profile;
+  prepare_home(p, o.home, o.size);
+  runner::SpawnOptions spawn;
+  spawn.argv = game_argv(p, o.size);
+  spawn.env = game_env(p, o.home);
+  spawn.env["LD_PRELOAD"] = o.preload;  // empty unsets
+  nlohmann::json record{{"schema", 1},
+                        {"profile", p.name},
+                        {"profile_file", p.source},
+                        {"argv", spawn.argv},
+                        {"home", o.home},
+                        {"window_match", p.window},
+                        {"start_ns", monotonic_ns()},
+                        {"window_found_ns", nullptr},
+                        {"window_title", nullptr},
+                        {"play_start_ns", nullptr},
+                        {"startup_steps", p.startup.size()},
+                        {"notes", nlohmann::json::array()}};
+  write_launch_json(o.launch_json, record);
+
+  std::signal(SIGTERM, on_signal);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGHUP, on_signal);
+  runner::Process game = runner::Process::spawn(spawn);
+  std::fprintf(stderr, "pictor-launch: started %s (pid %d), home %s\n", spawn.argv[0].c_str(), game.pid(), o.home.c_str());
+
+  Display* d = XOpenDisplay(nullptr);
+  if (d) XSetErrorHandler(ignore_x_errors);
+  ::Window window = 0;
+  std::string title;
+  const std::int64_t deadline = monotonic_ns() + static_cast<std::int64_t>(p.startup_timeout_s * 1e9);
+  while (d && !window && game.running() && !g_signal.load() && monotonic_ns() < deadline) {
+    window = find_window(d, DefaultRootWindow(d), p.window, title);
+    if (!window) sleep_s(0.1);
+  }
+  if (window) {
+    record["window_found_ns"] = monotonic_ns();
+    record["window_title"] = title;
+    sleep_s(p.startup_wait_s);
+    try {
+      for (const auto& step : p.startup) {
+        if (g_signal.load() || !game.running()) break;
+        if (step.kind == StartupStep::Kind::key) tap_key(d, step.key);
+        else if (step.kind == StartupStep::Kind::click) click_at(d, window, step.x, step.y);
+        else sleep_s(step.seconds);
+      }
+      if (!g_signal.load() && game.running()) record["play_start_ns"] = monotonic_ns();
+    } catch (const RunError& e) {
+      record["notes"].push_back(std::string("start-up inputs failed: ") + e.what());
+    }
+  } else if (!g_signal.load() && game.running()) {
+    record["notes"].push_back(d ? "no window with '" + p.window + "' in its title within " +
+                                      std::to_string(p.startup_timeout_s) + " s"
+                                : std::string("cannot open the X display to find the game's window"));
+    std::fprintf(stderr, "pictor-launch: %s\n", record["notes"].back().get<std::string>().c_str());
+  }
+  if (d) XCloseDisplay(d);
+  write_launch_json(o.launch_json, record);
+
+  while (game.running() && !g_signal.load()) sleep_s(0.05);
+  if (g_signal.load()) {
+    // Pictor is ending the session: stop the game within the runner's grace period.
+    game.stop(1.5);
+    return 0;
+  }
+  const auto status = game.status();
+  if (!status) return 1;
+  std::fprintf(stderr, "pictor-launch: %s ended: %s\n", spawn.argv[0].c_str(), status->describe().c_str());
+  return status->exited ? status->code : 128 + status->signal;
+}
+
+}  // namespace pictor::suite

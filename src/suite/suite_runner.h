@@ -1,0 +1,43 @@
+// Runs a suite: each benchmark as one `pictor run` session (runner::run_session) one after
+// another with a progress line, then suite.json and a terminal table of the figures that matter.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "runner/session.h"
+#include "suite/benchmark.h"
+#include "suite/profile.h"
+
+namespace pictor::suite {
+
+struct SuiteOptions {
+  bool quick = false;               // each benchmark's quick duration
+  std::string out_dir;              // empty: pictor-out/suite-<time>-<name>
+  bool quiet = false;
+  std::vector<std::string> argv;    // pictor's own command line, for suite.json
+};
+
+// Extra seconds a profile session runs beyond its play duration, for the game to load: the
+// figures cover play only (from launch.json's play_start_ns), so a slow start costs nothing.
+inline constexpr double kProfileStartAllowanceS = 20;
+
+// The session for one benchmark. Profiles run through pictor-launch (next to pictor, or
+// $PICTOR_LAUNCH_BIN); throws UsageError for a bad profile.
+runner::RunOptions session_options(const Benchmark& benchmark, bool quick, const std::string& dir);
+// The argv that runs a profile's game under pictor-launch, for `pictor run profile:NAME`.
+std::vector<std::string> profile_command(const std::string& profile_path, Size size);
+std::string find_launch_binary();
+
+// Runs every benchmark (skipping profiles whose game is not installed), writes OUT/suite.json and
+// returns its content. Throws UsageError before anything runs for bad input (unwritable --out).
+nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& options);
+
+// The per-benchmark figures of suite.json from a session directory: frame figures from
+// summary.json (or, for a profile, from the frames after play start), RTT where inputs were tracked.
+nlohmann::json benchmark_figures(const std::string& session_dir, const nlohmann::json& summary);
+
+// The terminal table of a suite.json.
+std::string format_suite_table(const nlohmann::json& suite);
+
+}  // namespace pictor::suite
