@@ -58,6 +58,7 @@ struct LocalClient::State {
   std::thread thread;
   int wake_fd = -1;
   std::atomic<bool> stop_requested{false};
+  std::atomic<bool> finish_requested{false};
   std::atomic<bool> running{false};
   std::mutex stop_mutex;
   bool stopped = false;
@@ -263,6 +264,10 @@ void LocalClient::State::loop() {
           "the app window did not change within {:g} s; inputs started anyway",
           options.first_frame_timeout_s));
     }
+    if (finish_requested.load() && !driver_finished) {
+      release_held();
+      driver_finished = true;
+    }
     if (driving && !driver_finished && now >= next_step_ns) drive(now);
     if (!files->flush(now)) throw RunError("client: " + files->error());
 
@@ -360,6 +365,13 @@ std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& option
 }
 
 bool LocalClient::running() const { return state_ && state_->running.load(); }
+
+void LocalClient::finish_inputs() {
+  if (!state_) return;
+  state_->finish_requested.store(true);
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const auto w = ::write(state_->wake_fd, &one, sizeof one);
+}
 
 ClientStats LocalClient::stop() {
   State& s = *state_;

@@ -58,6 +58,9 @@ class LocalClient {
   // tracked inputs, so the tag count stays exact), flushes the files and closes the connection.
   // Safe from any thread and more than once; every call returns the same stats.
   ClientStats stop();
+  // Asks the driver for nothing more and releases what is held, but keeps watching frames, so
+  // the last inputs' responses are still seen before stop(). Safe from any thread.
+  void finish_inputs();
   // False once the thread ended by itself (lost X connection, window destroyed, write error).
   bool running() const;
 

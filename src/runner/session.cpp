@@ -203,6 +203,7 @@ RunResult run_session(const RunOptions& options) {
       }
     }
     bool client_ended_noted = false;
+    bool inputs_finished = false;
     for (;;) {
       measured_s = static_cast<double>(monotonic_ns() - start) * 1e-9;
       if (!app->running()) {
@@ -221,6 +222,11 @@ RunResult run_session(const RunOptions& options) {
         app_end = "stopped by pictor (Xvfb died)";
         break;
       }
+      // The last inputs need time to be answered and seen: no new input in the final 300 ms.
+      if (input_client && measured_s >= options.duration_s - 0.3 && !inputs_finished) {
+        inputs_finished = true;
+        input_client->finish_inputs();
+      }
       if (input_client && !input_client->running() && !client_ended_noted) {
         client_ended_noted = true;
         progress.note("pictor: the input client stopped early; the app keeps running");
@@ -231,8 +237,8 @@ RunResult run_session(const RunOptions& options) {
     // The client first: it releases held keys while the app can still read them.
     if (input_client) {
       client_stats = input_client->stop();
-      // Let the app read the releases the client sent while stopping, so they are not "not read".
-      if (app->running()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      // Let the app read any release the client still had to send, so it is not "not read".
+      if (app->running()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     app->stop(options.grace_s);
   } catch (...) {
