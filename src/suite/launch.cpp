@@ -8,6 +8,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "runner/install_paths.h"
 #include "runner/process.h"
 
 namespace pictor::suite {
@@ -93,7 +95,15 @@ void tap_key(Display* d, const std::string& name) {
   XFlush(d);
 }
 
-void click_at(Display* d, ::Window w, int x, int y) {
+void click_at(Display* d, ::Window w, const StartupStep& step) {
+  int x = step.x, y = step.y;
+  if (step.percent) {
+    XWindowAttributes a;
+    if (XGetWindowAttributes(d, w, &a)) {
+      x = a.width * step.x / 100;
+      y = a.height * step.y / 100;
+    }
+  }
   int rx = x, ry = y;
   ::Window child;
   XTranslateCoordinates(d, w, DefaultRootWindow(d), x, y, &rx, &ry, &child);
@@ -147,13 +157,33 @@ void prepare_home(const Profile& profile, const std::string& home, Size size) {
   }
 }
 
+std::string find_home_shim() {
+  if (const char* env = std::getenv("PICTOR_HOME_SHIM"); env && *env) {
+    if (!fs::exists(env)) throw RunError(std::string("PICTOR_HOME_SHIM names '") + env + "', which does not exist");
+    return env;
+  }
+  const fs::path self = runner::self_directory();
+  for (const fs::path& c : {self / "../lib/libpictor_home.so", self / "../lib/pictor/libpictor_home.so",
+                            self / "libpictor_home.so"})
+    if (fs::exists(c)) return fs::weakly_canonical(c).string();
+  throw RunError("libpictor_home.so not found next to pictor-launch (in " + (self / "../lib").string() +
+                 "); set PICTOR_HOME_SHIM");
+}
+
 int launch(const LaunchOptions& o) {
   const Profile& p = o.profile;
   prepare_home(p, o.home, o.size);
   runner::SpawnOptions spawn;
   spawn.argv = game_argv(p, o.size);
+  if (const auto program = game_program(p)) spawn.argv[0] = *program;
+  else throw UsageError("'" + p.command[0] + "' is not installed (scripts/install-games.sh " + p.name + ")");
   spawn.env = game_env(p, o.home);
-  spawn.env["LD_PRELOAD"] = o.preload;  // empty unsets
+  std::string preload = o.preload;
+  if (p.passwd_home) {
+    preload = o.home_shim + (preload.empty() ? "" : ":" + preload);
+    spawn.env["PICTOR_PRIVATE_HOME"] = o.home;
+  }
+  spawn.env["LD_PRELOAD"] = preload;  // empty unsets
   nlohmann::json record{{"schema", 1},
                         {"profile", p.name},
                         {"profile_file", p.source},
@@ -191,7 +221,7 @@ int launch(const LaunchOptions& o) {
       for (const auto& step : p.startup) {
         if (g_signal.load() || !game.running()) break;
         if (step.kind == StartupStep::Kind::key) tap_key(d, step.key);
-        else if (step.kind == StartupStep::Kind::click) click_at(d, window, step.x, step.y);
+        else if (step.kind == StartupStep::Kind::click) click_at(d, window, step);
         else sleep_s(step.seconds);
       }
       if (!g_signal.load() && game.running()) record["play_start_ns"] = monotonic_ns();

@@ -17,7 +17,11 @@ struct LaunchOptions {
   std::string home;        // the game's private home; created, config files written into it
   std::string launch_json; // where to record the launch (empty: nowhere)
   std::string preload;     // LD_PRELOAD for the game (the interposer), "" for none
+  std::string home_shim;   // libpictor_home.so, for profiles with passwd_home = private
 };
+
+// libpictor_home.so next to pictor-launch (../lib) or $PICTOR_HOME_SHIM; throws RunError.
+std::string find_home_shim();
 
 // The game's argv with {width} and {height} replaced.
 std::vector<std::string> game_argv(const Profile& profile, Size size);

@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
     o.launch_json = out && *out ? std::string(out) + "/launch.json" : "";
     const char* saved = std::getenv(kSavedPreload);
     o.preload = saved ? saved : "";
+    if (o.profile.passwd_home) o.home_shim = suite::find_home_shim();
     unsetenv(kSavedPreload);
     return suite::launch(o);
   } catch (const UsageError& e) {

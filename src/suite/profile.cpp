@@ -1,5 +1,7 @@
 #include "suite/profile.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -55,7 +57,7 @@ const std::map<std::string, bool> kFields = {
     {"name", false},          {"description", false},  {"package", false},  {"command", false},
     {"env", true},            {"config_file", true},   {"window", false},   {"startup_timeout", false},
     {"startup_wait", false},  {"startup", true},       {"inputs", false},   {"driver", false},
-    {"duration", false}};
+    {"duration", false},      {"passwd_home", false},  {"load_time", false}};
 
 // Variables Pictor itself sets for the game; a profile must not change them.
 const std::set<std::string> kReservedEnv = {"DISPLAY", "LD_PRELOAD", "PICTOR_OUT", "HOME", "XDG_CONFIG_HOME",
@@ -74,12 +76,20 @@ StartupStep parse_step(const std::string& text) {
     s.kind = StartupStep::Kind::wait;
     s.seconds = parse_duration_s(arg);
   } else if (kind == "click" && !arg.empty()) {
-    const Size at = parse_size(arg);
     s.kind = StartupStep::Kind::click;
-    s.x = at.width;
-    s.y = at.height;
+    std::smatch m;
+    if (std::regex_match(arg, m, std::regex("([0-9]{1,3})%x([0-9]{1,3})%"))) {
+      s.percent = true;
+      s.x = std::stoi(m[1]);
+      s.y = std::stoi(m[2]);
+      if (s.x > 100 || s.y > 100) throw UsageError("startup step '" + text + "': per cent above 100");
+    } else {
+      const Size at = parse_size(arg);
+      s.x = at.width;
+      s.y = at.height;
+    }
   } else {
-    throw UsageError("bad startup step '" + text + "' (expected key:NAME, click:XxY or wait:DURATION)");
+    throw UsageError("bad startup step '" + text + "' (expected key:NAME, click:XxY, click:X%xY% or wait:DURATION)");
   }
   return s;
 }
@@ -155,6 +165,11 @@ Profile parse_profile(std::istream& in, const std::string& file) {
       } else if (key == "driver") {
         drivers::make_driver(value);  // throws on a bad spec
         p.driver = value;
+      } else if (key == "load_time") {
+        p.load_time_s = parse_duration_s(value);
+      } else if (key == "passwd_home") {
+        if (value != "private") throw UsageError("passwd_home can only be 'private', got '" + value + "'");
+        p.passwd_home = true;
       } else if (key == "duration") {
         p.duration_s = parse_duration_s(value);
         if (!(p.duration_s > 0)) throw UsageError("duration must be positive");
@@ -223,8 +238,17 @@ std::string find_profile(const std::string& name_or_path) {
                    "; set PICTOR_PROFILES to a directory of NAME.profile files)");
 }
 
-bool profile_installed(const Profile& profile) {
-  return !profile.command.empty() && runner::find_executable(profile.command[0]).has_value();
+std::optional<std::string> game_program(const Profile& profile) {
+  if (profile.command.empty()) return std::nullopt;
+  const std::string& program = profile.command[0];
+  if (auto found = runner::find_executable(program)) return found;
+  if (program.find('/') == std::string::npos) {
+    const fs::path debian = fs::path("/usr/games") / program;
+    if (::access(debian.c_str(), X_OK) == 0) return debian.string();
+  }
+  return std::nullopt;
 }
+
+bool profile_installed(const Profile& profile) { return game_program(profile).has_value(); }
 
 }  // namespace pictor::suite

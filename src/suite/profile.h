@@ -3,6 +3,7 @@
 // which inputs make sense in play. Loading validates every field and names file:line on error.
 #pragma once
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,7 +15,8 @@ struct StartupStep {
   enum class Kind { key, click, wait };
   Kind kind = Kind::wait;
   std::string key;        // kind == key: an X keysym name ("Return", "space")
-  int x = 0, y = 0;       // kind == click: window pixels, button 1
+  int x = 0, y = 0;       // kind == click: window pixels, button 1 ...
+  bool percent = false;   // ... or per cent of the window's width and height ("click:50%x50%")
   double seconds = 0;     // kind == wait
 };
 
@@ -31,11 +33,17 @@ struct Profile {
   std::string package;                                   // the Debian package that provides it
   std::vector<std::string> command;                      // argv; "{width}", "{height}" are replaced
   std::vector<std::pair<std::string, std::string>> env;  // set for the game only
-  bool private_home = true;                              // HOME and XDG_* into the session directory
+  // HOME and XDG_* always point into the session directory. A game that finds its home through
+  // the password database instead (getpwuid) needs `passwd_home = private`: libpictor_home.so is
+  // then preloaded into it and answers with the private home too.
+  bool passwd_home = false;
   std::vector<ConfigFile> config_files;
   std::string window;                                    // a substring of the game window's title
   double startup_timeout_s = 60;                         // wait this long for the window at most
   double startup_wait_s = 0;                             // then this long before the start-up steps
+  // About how long the game takes to get to play (load, window, start-up steps): a session runs
+  // this much longer than its play duration. Figures cover play only, so more costs nothing.
+  double load_time_s = 10;
   std::vector<StartupStep> startup;
   std::vector<std::string> inputs;                       // the keys/buttons that make sense in play
   std::string driver;                                    // default driver for suites ("" = none)
@@ -57,7 +65,9 @@ std::string find_profile(const std::string& name_or_path);
 // Names of all profiles found in profile_dirs(), sorted, without duplicates.
 std::vector<std::string> known_profiles();
 
-// Whether the game's program can be found on $PATH (the profile's game is installed).
+// The game's program: command[0] found on $PATH, or in /usr/games (where Debian installs games,
+// often not on root's PATH); nullopt when the game is not installed.
+std::optional<std::string> game_program(const Profile& profile);
 bool profile_installed(const Profile& profile);
 
 }  // namespace pictor::suite

@@ -22,13 +22,13 @@ std::string format_suite_table(const nlohmann::json& suite) {
                      counts.value("skipped", 0),
                      counts.value("not_run", 0) > 0 ? fmt::format(", {} not run (interrupted)", counts.value("not_run", 0)) : "",
                      suite.value("dir", ""));
-  out += fmt::format("{:<14} {:<7} {:>7} {:>7} {:>7} {:>15} {:>15} {:>8} {:>8} {:>6}\n", "benchmark", "status", "FPS",
+  out += fmt::format("{:<16} {:<7} {:>7} {:>7} {:>7} {:>15} {:>15} {:>8} {:>8} {:>6}\n", "benchmark", "status", "FPS",
                      "p50 ms", "p99 ms", "1% low pct/avg", "0.1% low p/a", "RTT ms", "RTT p99", "inputs");
   for (const auto& e : suite.value("benchmarks", nlohmann::json::array())) {
     const std::string lows = cell(e, "low_1pct_fps_percentile", "{:.1f}") + "/" + cell(e, "low_1pct_fps_average", "{:.1f}");
     const std::string lows01 =
         cell(e, "low_0_1pct_fps_percentile", "{:.1f}") + "/" + cell(e, "low_0_1pct_fps_average", "{:.1f}");
-    out += fmt::format("{:<14} {:<7} {:>7} {:>7} {:>7} {:>15} {:>15} {:>8} {:>8} {:>6}\n", e.value("name", "?"),
+    out += fmt::format("{:<16} {:<7} {:>7} {:>7} {:>7} {:>15} {:>15} {:>8} {:>8} {:>6}\n", e.value("name", "?"),
                        e.value("status", "?"), cell(e, "fps", "{:.1f}"), cell(e, "frame_ms_p50", "{:.2f}"),
                        cell(e, "frame_ms_p99", "{:.2f}"), lows, lows01, cell(e, "rtt_ms_mean", "{:.1f}"),
                        cell(e, "rtt_ms_p99", "{:.1f}"), cell(e, "rtt_inputs", "{:.0f}"));

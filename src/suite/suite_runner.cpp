@@ -74,6 +74,15 @@ std::vector<std::string> profile_command(const std::string& profile_path, Size s
           std::to_string(size.width) + "x" + std::to_string(size.height)};
 }
 
+void apply_profile_target(const std::string& name_or_path, runner::RunOptions& o) {
+  const std::string path = find_profile(name_or_path);
+  const Profile p = load_profile(path);
+  if (!profile_installed(p))
+    throw UsageError("'" + p.command[0] + "' is not installed (scripts/install-games.sh " + p.name + ")");
+  o.builtin.clear();
+  o.command = profile_command(path, o.size);
+}
+
 runner::RunOptions session_options(const Benchmark& b, bool quick, const std::string& dir) {
   runner::RunOptions o;
   o.size = b.size;
@@ -85,9 +94,7 @@ runner::RunOptions session_options(const Benchmark& b, bool quick, const std::st
     if (!b.driver_given) o.driver = p.driver;
     if (!b.duration_given && !quick) o.duration_s = p.duration_s;
     // The game loads first; play is measured after it (launch.json says when play started).
-    double startup = p.startup_wait_s;
-    for (const auto& s : p.startup) startup += s.kind == StartupStep::Kind::wait ? s.seconds : 0.1;
-    o.duration_s += startup + kProfileStartAllowanceS;
+    o.duration_s += p.load_time_s;
     o.command = profile_command(find_profile(b.target()), b.size);
   } else {
     o.builtin = b.target();

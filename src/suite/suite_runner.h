@@ -18,15 +18,15 @@ struct SuiteOptions {
   std::vector<std::string> argv;    // pictor's own command line, for suite.json
 };
 
-// Extra seconds a profile session runs beyond its play duration, for the game to load: the
-// figures cover play only (from launch.json's play_start_ns), so a slow start costs nothing.
-inline constexpr double kProfileStartAllowanceS = 20;
-
 // The session for one benchmark. Profiles run through pictor-launch (next to pictor, or
 // $PICTOR_LAUNCH_BIN); throws UsageError for a bad profile.
 runner::RunOptions session_options(const Benchmark& benchmark, bool quick, const std::string& dir);
 // The argv that runs a profile's game under pictor-launch, for `pictor run profile:NAME`.
 std::vector<std::string> profile_command(const std::string& profile_path, Size size);
+// For `pictor run profile:NAME` (NAME or a FILE.profile): sets o.command to run the profile's
+// game through pictor-launch at o.size. Throws UsageError for an unknown or broken profile and
+// when the game is not installed.
+void apply_profile_target(const std::string& name_or_path, runner::RunOptions& o);
 std::string find_launch_binary();
 
 // Runs every benchmark (skipping profiles whose game is not installed), writes OUT/suite.json and

@@ -1,0 +1,29 @@
+# Extreme Tux Racer 0.8 (Debian package extremetuxracer): slide Tux down a snowy course.
+# Start-up follows the game's menus (registration → game type → practice → race) by keyboard; it
+# was written from the game's source and is not yet checked on a machine with the game installed:
+# if a session's launch.json shows no play_start_ns, compare the menus with the startup line.
+name = extremetuxracer
+description = Extreme Tux Racer 0.8: slide down a snowy course (practice race)
+package = extremetuxracer
+command = etr
+# SFML audio goes through OpenAL, which hangs without a sound device unless told to use none.
+env = ALSOFT_DRIVERS=null
+# ETR finds its config directory (~/.etr) through the password database, not $HOME: the shim
+# points it at the private home too.
+passwd_home = private
+# Windowed, the desktop's (Xvfb screen's) size, no frame-rate cap: options.txt in ~/.etr.
+config_file = .etr/options.txt: [fullscreen] 0
+config_file = .etr/options.txt: [res_type] 0
+config_file = .etr/options.txt: [framerate] 0
+config_file = .etr/options.txt: [music_volume] 0
+config_file = .etr/options.txt: [sound_volume] 0
+window = Tux Racer
+startup_timeout = 90s
+startup_wait = 4s
+# Registration: Return takes the default player. Game type menu: Down twice focuses "Practice",
+# Return enters it. Race selection: Return starts the race; the course intro then plays.
+startup = key:Return wait:2s key:Down key:Down key:Return wait:2s key:Return wait:12s
+inputs = Left|Right|Up|Down
+driver = scripted:rate=4,keys=Left|Right|Up|Down,seed=1
+duration = 30s
+load_time = 30s
