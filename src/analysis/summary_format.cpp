@@ -28,7 +28,8 @@ std::string format_frame_summary(const nlohmann::json& s) {
   };
   line("Source", fmt::format("{} ({})", figure(s, "source"), figure(s, "input")));
   line("Frames", figure(s, "frames"));
-  line("Duration", figure(s, "duration_s", "{:.3f}") + " s");
+  const std::string duration = figure(s, "duration_s", "{:.3f}");
+  line("Duration", duration == "unknown" ? duration : duration + " s");
   line("Average FPS", figure(s, "fps_avg"));
 
   const nlohmann::json& ft = s.value("frame_ms", nlohmann::json());

@@ -155,6 +155,7 @@ TEST(SummaryTable, ShowsFiguresAndUnknowns) {
   EXPECT_NE(table.find("p99.9"), std::string::npos) << table;
   const std::string empty = format_frame_summary(summarize_frames(FrameSeries{}));
   EXPECT_NE(empty.find("Average FPS         unknown"), std::string::npos) << empty;
+  EXPECT_NE(empty.find("Duration            unknown\n"), std::string::npos) << empty;
   EXPECT_NE(empty.find("fewer than 2 frames"), std::string::npos) << empty;
 }
 
