@@ -1,0 +1,193 @@
+// `pictor suite` as a user runs it, on private Xvfb displays with llvmpipe: the quick default
+// suite, a real-game profile path exercised with pictor-app standing in for a third-party game,
+// skipped and broken profiles, the home shim, and each shipped profile when its game is installed.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unistd.h>
+
+#include "runner/process.h"
+#include "suite/profile.h"
+
+using namespace pictor;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+  double seconds = 0;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path fresh(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() / ("pictor-suite-test-" + std::to_string(getpid()) + "-" + name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+Result run(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env = {}) {
+  const fs::path dir = fresh("cmd-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  runner::SpawnOptions o;
+  o.argv = argv;
+  o.env = env;
+  o.stdout_path = (dir / "out").string();
+  o.stderr_path = (dir / "err").string();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto p = runner::Process::spawn(o);
+  const auto st = p.wait_for(600);
+  Result r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.exit_code = st && st->exited ? st->code : -1;
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  fs::remove_all(dir);
+  return r;
+}
+
+nlohmann::json read_json(const fs::path& p) { return nlohmann::json::parse(slurp(p)); }
+
+// A profile that runs pictor-app as if it were a third-party game: the whole profile path
+// (launcher, private home, window match, start-up keys, play start, interposer in the game).
+void write_stand_in_profile(const fs::path& file) {
+  std::ofstream(file) << "name = " << file.stem().string() << "\n"
+                      << "description = pictor-app standing in for a third-party game\n"
+                      << "command = " << PICTOR_APP_BIN_PATH << " spin:objects=100 --size {width}x{height}\n"
+                      << "env = ALSOFT_DRIVERS=null\n"
+                      << "config_file = .standin/rc: size {width}x{height}\n"
+                      << "window = pictor: spin\n"
+                      << "startup_timeout = 30s\n"
+                      << "startup_wait = 200ms\n"
+                      << "startup = key:Return wait:300ms\n"
+                      << "inputs = space|Left\n"
+                      << "driver = scripted:rate=4,keys=space|Left,seed=5\n"
+                      << "load_time = 6s\n";
+}
+
+}  // namespace
+
+TEST(PictorSuite, QuickDefaultSuiteWritesACompleteSummaryInUnderTwoMinutes) {
+  const fs::path out = fresh("quick");
+  const Result r = run({PICTOR_BIN, "suite", "--quick", "-o", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(r.seconds, 120.0) << "make demo runs this: it must stay under two minutes";
+  const auto s = read_json(out / "suite.json");
+  EXPECT_EQ(s["schema"], 1);
+  EXPECT_EQ(s["suite"], "default");
+  EXPECT_EQ(s["quick"], true);
+  EXPECT_TRUE(s["machine"].is_object());
+  EXPECT_EQ(s["counts"]["ok"], 3);
+  ASSERT_EQ(s["benchmarks"].size(), 3u);
+  for (const auto& b : s["benchmarks"]) {
+    SCOPED_TRACE(b.dump());
+    EXPECT_EQ(b["status"], "ok");
+    EXPECT_EQ(b["adapter"], "local");
+    EXPECT_TRUE(b["driver"].is_string());
+    for (const char* k : {"fps", "frame_ms_p50", "frame_ms_p99", "low_1pct_fps_percentile", "low_1pct_fps_average",
+                          "low_0_1pct_fps_percentile", "low_0_1pct_fps_average"})
+      EXPECT_TRUE(b[k].is_number()) << k;
+    EXPECT_GT(b["fps"].get<double>(), 5.0);
+    EXPECT_LE(b["frame_ms_p50"].get<double>(), b["frame_ms_p99"].get<double>());
+    // The scripted driver's inputs were tracked to frames.
+    EXPECT_GT(b["rtt_inputs"].get<int>(), 5);
+    EXPECT_GT(b["rtt_ms_mean"].get<double>(), 0.0);
+    EXPECT_GE(b["rtt_ms_p99"].get<double>(), b["rtt_ms_mean"].get<double>() * 0.5);
+    const fs::path session = out / b["session_dir"].get<std::string>();
+    for (const char* f : {"run.json", "frames.csv", "summary.json", "inputs.csv"})
+      EXPECT_TRUE(fs::exists(session / f)) << session / f;
+  }
+  EXPECT_NE(r.out.find("Suite default (quick): 3 ok, 0 failed, 0 skipped"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("pictor: [1/3] racing:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pictor: [3/3] strategy: ok"), std::string::npos) << r.err;
+}
+
+TEST(PictorSuite, ProfilePathWithAStandInGame) {
+  const fs::path out = fresh("standin");
+  const fs::path profiles = fresh("standin-profiles");
+  write_stand_in_profile(profiles / "standin.profile");
+  std::ofstream(profiles / "broken.profile") << "name = broken\ncommand = true\nwindow = x\ninputs = Left|Nope\n";
+  std::ofstream(profiles / "absent.profile")
+      << "name = absent\ncommand = /nonexistent/pictor-no-game\nwindow = x\ninputs = Left\n";
+  std::ofstream(out / "games.suite") << "description = stand-in\nprofile:standin quick=3s\nprofile:absent\nprofile:broken\n";
+  const Result r = run({PICTOR_BIN, "suite", (out / "games.suite").string(), "--quick", "-o", (out / "run").string()},
+                       {{"PICTOR_PROFILES", profiles.string()}});
+  EXPECT_EQ(r.exit_code, 1) << "a broken profile fails its benchmark and the suite\n" << r.err;
+  const auto s = read_json(out / "run" / "suite.json");
+  ASSERT_EQ(s["benchmarks"].size(), 3u);
+
+  const auto& standin = s["benchmarks"][0];
+  ASSERT_EQ(standin["status"], "ok") << standin.dump(2) << r.err;
+  EXPECT_EQ(standin["figures_from"], "play");
+  EXPECT_GT(standin["fps"].get<double>(), 5.0);
+  const fs::path session = out / "run" / standin["session_dir"].get<std::string>();
+  const auto launch = read_json(session / "launch.json");
+  EXPECT_EQ(launch["window_title"], "pictor: spin");
+  EXPECT_TRUE(launch["play_start_ns"].is_number_integer()) << launch.dump(2);
+  EXPECT_GT(launch["play_start_ns"].get<long long>(), launch["window_found_ns"].get<long long>());
+  EXPECT_EQ(slurp(session / "game-home" / ".standin" / "rc"), "size 1280x720\n");
+  // The interposer went into the game, not into the launcher.
+  EXPECT_NE(read_json(session / "hook.json")["exe"].get<std::string>().find("pictor-app"), std::string::npos);
+  const auto run_json = read_json(session / "run.json");
+  EXPECT_EQ(run_json["status"], "ok");
+
+  EXPECT_EQ(s["benchmarks"][1]["status"], "skipped");
+  EXPECT_NE(s["benchmarks"][1]["reason"].get<std::string>().find("'/nonexistent/pictor-no-game' is not installed"),
+            std::string::npos);
+  EXPECT_EQ(s["benchmarks"][2]["status"], "failed");
+  EXPECT_NE(s["benchmarks"][2]["reason"].get<std::string>().find("broken.profile:4: "), std::string::npos)
+      << s["benchmarks"][2].dump();
+  EXPECT_EQ(s["counts"]["ok"], 1);
+  EXPECT_EQ(s["counts"]["skipped"], 1);
+  EXPECT_EQ(s["counts"]["failed"], 1);
+  EXPECT_NE(r.err.find("1 of 3 benchmarks failed"), std::string::npos) << r.err;
+}
+
+TEST(PictorSuite, UnknownSuiteIsAUsageError) {
+  const Result r = run({PICTOR_BIN, "suite", "nosuchsuite", "--quick"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("pictor: no suite 'nosuchsuite'"), std::string::npos) << r.err;
+}
+
+TEST(HomeShim, AnswersThePasswordDatabaseWithThePrivateHome) {
+  const Result plain = run({HOME_SHIM_PROBE});
+  ASSERT_EQ(plain.exit_code, 0);
+  EXPECT_EQ(plain.out.find("/pictor-private"), std::string::npos);
+  const Result shimmed = run({HOME_SHIM_PROBE}, {{"LD_PRELOAD", PICTOR_HOME_SHIM_PATH}, {"PICTOR_PRIVATE_HOME", "/tmp/pictor-private"}});
+  ASSERT_EQ(shimmed.exit_code, 0) << shimmed.err;
+  EXPECT_EQ(shimmed.out, "/tmp/pictor-private /tmp/pictor-private\n");
+}
+
+// Each shipped profile with its real game, only where the game is installed (never installed by
+// the tests: scripts/install-games.sh does that by hand).
+class ShippedProfile : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ShippedProfile, RunsIntoPlayWhenInstalled) {
+  const std::string name = GetParam();
+  const suite::Profile p = suite::load_profile((fs::path(PICTOR_SOURCE_DIR) / "profiles" / (name + ".profile")).string());
+  if (!suite::profile_installed(p))
+    GTEST_SKIP() << name << " is not installed (scripts/install-games.sh " << name << ")";
+  const fs::path out = fresh("real-" + name);
+  std::ofstream(out / "one.suite") << "profile:" << name << " quick=5s\n";
+  const Result r = run({PICTOR_BIN, "suite", (out / "one.suite").string(), "--quick", "-o", (out / "run").string()});
+  const auto s = read_json(out / "run" / "suite.json");
+  const auto& b = s["benchmarks"][0];
+  ASSERT_EQ(b["status"], "ok") << b.dump(2) << r.err;
+  const auto launch = read_json(out / "run" / b["session_dir"].get<std::string>() / "launch.json");
+  EXPECT_TRUE(launch["play_start_ns"].is_number_integer()) << launch.dump(2);
+  EXPECT_EQ(b["figures_from"], "play");
+  EXPECT_GT(b["frames"].get<int>(), 5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Games, ShippedProfile, ::testing::Values("extremetuxracer", "neverball", "supertuxkart"));
