@@ -101,6 +101,10 @@ void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inp
 nlohmann::json rtt_summary(const RttTimeline& timeline, std::span<const MatchedInput> inputs,
                            std::vector<std::string> notes = {});
 
+// A human table of the summary additions (RTT and stage distributions, input counts); empty
+// when `summary` has no rtt_ms.
+std::string format_rtt_summary(const nlohmann::json& summary);
+
 // Load, match, write DIR/inputs.csv, return the summary additions: what `pictor run` calls.
 nlohmann::json match_inputs(const std::string& session_dir);
 

@@ -1,5 +1,6 @@
 // summary.json's input-latency part: RTT and stage distributions with bootstrap CIs, input counts,
 // client FPS and what the client saw of the app's frames.
+#include <cstdio>
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -126,6 +127,49 @@ nlohmann::json rtt_summary(const RttTimeline& t, std::span<const MatchedInput> i
                                  : "fps_client unknown: fewer than two distinct frames seen");
   }
   out["rtt_notes"] = notes;
+  return out;
+}
+
+}  // namespace pictor::analysis
+
+namespace pictor::analysis {
+
+std::string format_rtt_summary(const nlohmann::json& summary) {
+  if (!summary.is_object() || !summary.contains("rtt_ms")) return {};
+  auto num = [](const nlohmann::json& v) -> std::string {
+    if (!v.is_number()) return "-";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f", v.get<double>());
+    return b;
+  };
+  std::string out;
+  if (summary.contains("inputs")) {
+    const auto& in = summary["inputs"];
+    out += "Inputs              " + std::to_string(in.value("sent", 0)) + " sent, " +
+           std::to_string(in.value("matched", 0)) + " matched to the frame that answers them\n";
+  }
+  char line[256];
+  std::snprintf(line, sizeof line, "%-12s %6s %8s %17s %8s %8s %8s %8s %8s\n", "Latency (ms)", "n", "mean",
+                "95% CI of mean", "min", "p50", "p99", "max", "");
+  out += line;
+  auto row = [&](const std::string& name, const nlohmann::json& d) {
+    if (!d.is_object()) return;
+    std::string ci = "-";
+    if (d.contains("ci95") && d["ci95"].is_array() && d["ci95"].size() == 2)
+      ci = num(d["ci95"][0]) + ".." + num(d["ci95"][1]);
+    std::snprintf(line, sizeof line, "  %-10s %6lld %8s %17s %8s %8s %8s %8s\n", name.c_str(),
+                  static_cast<long long>(d.value("n", 0)), num(d["mean"]).c_str(), ci.c_str(), num(d["min"]).c_str(),
+                  num(d["p50"]).c_str(), num(d["p99"]).c_str(), num(d["max"]).c_str());
+    out += line;
+  };
+  row("RTT", summary["rtt_ms"]);
+  if (summary.contains("stages_ms") && summary["stages_ms"].is_object())
+    for (const char* stage : {"PS_ms", "AL_ms", "RD_ms", "AS_ms"})
+      if (summary["stages_ms"].contains(stage))
+        row(std::string(stage).substr(0, 2) + (std::string(stage) == "RD_ms" ? " (timer)" : ""),
+            summary["stages_ms"][stage]);
+  if (summary.contains("fps_client") && summary["fps_client"].is_number())
+    out += "Client FPS          " + num(summary["fps_client"]) + "\n";
   return out;
 }
 

@@ -3,7 +3,10 @@
 #include <cstdio>
 #include <string>
 
+#include <filesystem>
+
 #include "analysis/load.h"
+#include "analysis/rtt.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
 
@@ -24,7 +27,17 @@ void add_analyze(CLI::App& app, Context& ctx) {
   cmd->add_flag("--json", opts->json, "Print the figures as JSON (the frame part of summary.json)");
   cmd->callback([opts, &ctx] {
     const analysis::FrameSeries series = analysis::load_frames(opts->path);
-    const nlohmann::json summary = analysis::summarize_frames(series);
+    nlohmann::json summary = analysis::summarize_frames(series);
+    // A session with a client's files: the input figures too, computed again from the recorded
+    // files (nothing is written: analyze only reads).
+    if (std::filesystem::is_directory(opts->path) &&
+        std::filesystem::exists(std::filesystem::path(opts->path) / "client_inputs.csv")) {
+      const analysis::RttTimeline timeline = analysis::load_rtt_timeline(opts->path);
+      std::vector<std::string> notes;
+      const auto matched = analysis::match_timeline(timeline, &notes);
+      const nlohmann::json rtt = analysis::rtt_summary(timeline, matched, notes);
+      for (auto it = rtt.begin(); it != rtt.end(); ++it) summary[it.key()] = it.value();
+    }
     // Remarks about the input go to stderr so stdout stays the result alone.
     if (!ctx.quiet) {
       for (const std::string& note : series.notes) {
@@ -32,7 +45,8 @@ void add_analyze(CLI::App& app, Context& ctx) {
       }
     }
     const std::string text =
-        opts->json ? summary.dump(2) + "\n" : analysis::format_frame_summary(summary);
+        opts->json ? summary.dump(2) + "\n"
+                   : analysis::format_frame_summary(summary) + analysis::format_rtt_summary(summary);
     std::fputs(text.c_str(), stdout);
   });
 }

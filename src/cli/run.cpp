@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 
+#include "analysis/rtt.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
 #include "core/error.h"
@@ -58,7 +59,8 @@ void add_run(CLI::App& app, Context& ctx) {
     const runner::RunResult r = runner::run_session(o);
     if (!r.summary.is_null()) {
       if (args->json) std::printf("%s\n", r.summary.dump(2).c_str());
-      else std::printf("%s", analysis::format_frame_summary(r.summary).c_str());
+      else std::printf("%s%s", analysis::format_frame_summary(r.summary).c_str(),
+                       analysis::format_rtt_summary(r.summary).c_str());
     }
     if (!ctx.quiet) std::fprintf(stderr, "pictor: session directory %s (frame-time graph: %s/frametime.png)\n",
                                  r.dir.c_str(), r.dir.c_str());
