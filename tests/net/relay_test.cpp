@@ -115,7 +115,7 @@ TEST(TcpRelay, LossDelaysAboutTheGivenShareOfChunks) {
   int slow = 0;
   for (double rtt : rtts) {
     if (rtt > 150) ++slow;
-    else EXPECT_LT(rtt, 50);  // no penalty: nearly the bare loopback time
+    else EXPECT_LT(rtt, 100);  // no penalty: the bare loopback time plus scheduling on a busy host
   }
   std::fprintf(stderr, "loss=20%%: %d of 20 pings delayed\n", slow);
   // Each ping crosses two directions: P(delayed) = 1 - 0.8^2 = 36 %.
