@@ -43,7 +43,14 @@ class ShooterView final : public game::GameView {
     floor.scale = {ShooterSim::kArenaHalf + 60, 1, ShooterSim::kArenaHalf + 60};
     floor.colour = {0.35f, 0.36f, 0.42f};
     floor.pattern = 2;
-    floor_ = {floor};
+    // A ceiling over the arena (normal turned down by the negative y scale): the whole window is
+    // shaded geometry, not clear colour.
+    Instance ceiling;
+    ceiling.position = {0, 5.0f, 0};
+    ceiling.scale = {ShooterSim::kArenaHalf + 1, -1, ShooterSim::kArenaHalf + 1};
+    ceiling.colour = {0.28f, 0.27f, 0.3f};
+    ceiling.pattern = 4;
+    floor_ = {floor, ceiling};
     for (const auto& w : sim_.walls()) static_.push_back(box_instance(w, {0.45f, 0.42f, 0.4f}, 1.5f));
     for (const auto& p : sim_.pillars()) static_.push_back(box_instance(p, {0.55f, 0.5f, 0.45f}, 1.0f));
     // Crates stacked along the walls and lamps on them: scenery whose count follows detail.

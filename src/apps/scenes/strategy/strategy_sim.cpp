@@ -305,8 +305,7 @@ void StrategySim::update_unit(Unit& u) {
   }
 }
 
-void StrategySim::update_enemy(Enemy& e, int index) {
-  (void)index;
+void StrategySim::update_enemy(Enemy& e) {
   if (!e.alive) {
     if (--e.respawn_steps <= 0) {
       e = Enemy{};
@@ -351,7 +350,7 @@ void StrategySim::step() {
   view_.x = std::clamp(view_.x, -kMapHalf, kMapHalf);
   view_.z = std::clamp(view_.z, -kMapHalf, kMapHalf);
   for (auto& u : units_) update_unit(u);
-  for (std::size_t i = 0; i < enemies_.size(); ++i) update_enemy(enemies_[i], static_cast<int>(i));
+  for (auto& e : enemies_) update_enemy(e);
   // Units keep a little apart (in index order, so the result is the same every run).
   for (std::size_t i = 0; i < units_.size(); ++i)
     for (std::size_t j = i + 1; j < units_.size(); ++j) {

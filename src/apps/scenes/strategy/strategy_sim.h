@@ -99,7 +99,7 @@ class StrategySim final : public game::GameSim {
   void select(int x0, int y0, int x1, int y1);
   void command(int x, int y);
   void update_unit(Unit& u);
-  void update_enemy(Enemy& e, int index);
+  void update_enemy(Enemy& e);
   bool walk(game::Vec3& position, float& yaw, game::Vec3 target, float speed, float stop);
   int nearest_crystal(game::Vec3 p, float within) const;
   game::Vec3 free_point(float min_from_base);
