@@ -7,6 +7,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -168,6 +169,9 @@ void TcpRelay::stop() {
 }
 
 void TcpRelay::loop() {
+  // Release times are the measurement: do not let the kernel coalesce this thread's wake-ups
+  // (default slack 50 us).
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   std::list<Connection> connections;
   uint64_t accepted = 0;
   const std::size_t limit = std::max<std::size_t>(options_.max_queued_bytes, 1);
