@@ -29,9 +29,16 @@ std::vector<long> align_reads(const RttTimeline& t, std::vector<std::string>& no
     return read_of;
   }
   std::size_t j = 0;
-  std::size_t renumbered = 0;
+  std::size_t renumbered = 0, foreign = 0;
   for (std::size_t i = 0; i < t.sent.size() && j < t.reads.size(); ++i) {
     const SentInput& s = t.sent[i];
+    // A read before this input was sent cannot be its delivery: input from someone else (a
+    // profile's start-up clicks by pictor-launch, a user at the display).
+    while (j < t.reads.size() && t.reads[j].read_ns < s.sent_ns) {
+      ++foreign;
+      ++j;
+    }
+    if (j >= t.reads.size()) break;
     const ReadInput& r = t.reads[j];
     if (s.kind == r.kind && s.detail == r.detail) {
       read_of[i] = static_cast<long>(j);
@@ -39,6 +46,10 @@ std::vector<long> align_reads(const RttTimeline& t, std::vector<std::string>& no
       ++j;
     }
   }
+  if (foreign > 0)
+    notes.push_back(fmt::format("{} read(s) in inputs_read.csv came before the input they would match was "
+                                "sent: input Pictor's client did not send (e.g. start-up inputs); skipped",
+                                foreign));
   if (j < t.reads.size()) {
     notes.push_back(fmt::format(
         "{} of {} reads in inputs_read.csv match no sent input (first: tag {}, {} {}): the app "

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "runner/session.h"
+#include "suite/suite_runner.h"
 
 namespace pictor::cli {
 
@@ -27,7 +28,8 @@ struct RunArgs {
 void add_run(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "Run an OpenGL app (or builtin:NAME) on a private Xvfb under the interposer");
-  cmd->add_option("target", args->target, "builtin:NAME[:option=value...]  or  -- COMMAND [ARGS...]");
+  cmd->add_option("target", args->target,
+                  "builtin:NAME[:option=value...], profile:NAME (a real game, profiles/), or -- COMMAND [ARGS...]");
   cmd->add_option("-d,--duration", args->duration, "how long to run (500ms, 10s, 2m)")->capture_default_str();
   cmd->add_option("-s,--size", args->size, "window/screen size WxH")->capture_default_str();
   cmd->add_option("-o,--out", args->out, "session directory (default pictor-out/<time>-<app>)");
@@ -41,15 +43,18 @@ void add_run(CLI::App& app, Context& ctx) {
               "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30");
   cmd->callback([args, &ctx, &app] {
     runner::RunOptions o;
-    if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME or -- COMMAND");
+    if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME, profile:NAME or -- COMMAND");
+    o.duration_s = parse_duration_s(args->duration);
+    o.size = parse_size(args->size);
     if (args->target[0].rfind("builtin:", 0) == 0) {
       if (args->target.size() > 1) throw UsageError("builtin:NAME takes no further arguments");
       o.builtin = args->target[0].substr(8);
+    } else if (args->target[0].rfind("profile:", 0) == 0) {
+      if (args->target.size() > 1) throw UsageError("profile:NAME takes no further arguments");
+      suite::apply_profile_target(args->target[0].substr(8), o);
     } else {
       o.command = args->target;
     }
-    o.duration_s = parse_duration_s(args->duration);
-    o.size = parse_size(args->size);
     o.out_dir = args->out;
     o.quiet = ctx.quiet;
     o.hook = !args->no_hook;
