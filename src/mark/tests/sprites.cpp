@@ -1,5 +1,7 @@
 #include "mark/tests/sprites.h"
 
+#include "apps/gl_util.h"
+
 #include <GL/gl.h>
 #include <GL/glext.h>
 
@@ -138,45 +140,10 @@ out vec4 o_color;
 void main() { o_color = vec4(mix(u_top, u_bottom, v_y), 1.0); }
 )";
 
-unsigned compile(GLenum type, const char* source) {
-  const GLuint shader = glCreateShader(type);
-  glShaderSource(shader, 1, &source, nullptr);
-  glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[2048] = {};
-    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-    glDeleteShader(shader);
-    throw RunError(std::string("mark: shader does not compile: ") + log);
-  }
-  return shader;
-}
-
-unsigned link(const char* vertex, const char* fragment) {
-  const GLuint vs = compile(GL_VERTEX_SHADER, vertex);
-  const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment);
-  const GLuint program = glCreateProgram();
-  glAttachShader(program, vs);
-  glAttachShader(program, fs);
-  glLinkProgram(program);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[2048] = {};
-    glGetProgramInfoLog(program, sizeof log, nullptr, log);
-    glDeleteProgram(program);
-    throw RunError(std::string("mark: shader program does not link: ") + log);
-  }
-  return program;
-}
-
 }  // namespace
 
 SpriteRenderer::SpriteRenderer(Size stage_size) : size_(stage_size) {
-  program_ = link(kVertex, kFragment);
+  program_ = apps::build_program(kVertex, kFragment);
   u_stage_ = glGetUniformLocation(program_, "u_stage");
   u_shape_ = glGetUniformLocation(program_, "u_shape");
   u_texture_ = glGetUniformLocation(program_, "u_texture");
@@ -197,7 +164,7 @@ SpriteRenderer::SpriteRenderer(Size stage_size) : size_(stage_size) {
     glVertexAttribDivisor(1 + i, 1);
   }
   glBindVertexArray(0);
-  bg_program_ = link(kBackgroundVertex, kBackgroundFragment);
+  bg_program_ = apps::build_program(kBackgroundVertex, kBackgroundFragment);
   u_top_ = glGetUniformLocation(bg_program_, "u_top");
   u_bottom_ = glGetUniformLocation(bg_program_, "u_bottom");
   glGenVertexArrays(1, &bg_vao_);
