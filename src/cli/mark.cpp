@@ -105,7 +105,7 @@ void add_mark(CLI::App& app, Context& ctx) {
   cmd->add_option("--complexity", args.complexity, "Element count for --controller fixed")
       ->check(CLI::Range(1.0, 4e6))
       ->capture_default_str();
-  cmd->add_option("--out", args.out, "Output directory (default: ./mark-YYYYMMDD-HHMMSS)");
+  cmd->add_option("-o,--out", args.out, "Output directory (default: ./mark-YYYYMMDD-HHMMSS)");
   cmd->add_option("--display", args.display, "Use this X display (e.g. :0) instead of a private Xvfb");
   cmd->add_flag("--vsync", args.vsync, "Pace frames by the display's vsync instead of an emulated tick");
   cmd->add_flag("--json", args.json, "Print mark.json on stdout instead of the table");
