@@ -71,14 +71,17 @@ static void first_frame_setup(ContextState& ctx) noexcept {
                config().gpu_timing ? ctx.gpu.reason() : "off (PICTOR_GPU_TIMING=0)");
 }
 
-// The marker goes into the back buffer just before the swap. Its size comes from the viewport,
-// which apps set to the window; the default bottom-left corner does not depend on it at all.
+// The marker goes into the back buffer just before the swap. The default bottom-left corner is
+// at the window origin whatever the window's size, so no size is needed (an app's last viewport
+// may be a small HUD or minimap); other corners are placed with the viewport, which apps
+// normally leave at the window's size.
 static void draw_tag_marker(ContextState& ctx, std::uint64_t tag) noexcept {
-  int viewport[4] = {0, 0, 0, 0};
-  ctx.marker_fns.get_integerv(GL_VIEWPORT, viewport);
+  const auto corner = static_cast<tag::Corner>(config().marker_corner);
+  int viewport[4] = {0, 0, 1 << 15, 1 << 15};
+  if (corner != tag::Corner::bottom_left) ctx.marker_fns.get_integerv(GL_VIEWPORT, viewport);
   const tag::MarkerPayload payload = tag::make_payload(tag, ctx.frame);
-  const tag::MarkerLayout marker = tag::layout(payload, viewport[0] + viewport[2], viewport[1] + viewport[3],
-                                               static_cast<tag::Corner>(config().marker_corner));
+  const tag::MarkerLayout marker =
+      tag::layout(payload, viewport[0] + viewport[2], viewport[1] + viewport[3], corner);
   tag::draw_marker(ctx.marker_fns, marker);
 }
 
