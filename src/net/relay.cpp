@@ -52,6 +52,10 @@ struct Connection {
   Direction up;     // client -> server
   Direction down;   // server -> client
   bool dead = false;
+  // poll() reports a hang-up whatever was asked for; once seen, the socket is polled only while
+  // the relay wants to read or write it (which then progresses), so the thread does not spin.
+  bool client_hung_up = false;
+  bool server_hung_up = false;
   Connection(const NetSpec& spec, uint64_t seed) : up(spec, seed), down(spec, seed ^ 0x9e3779b97f4a7c15ULL) {}
 };
 
@@ -192,8 +196,8 @@ void TcpRelay::loop() {
           next_release = release;
         }
       }
-      fds.push_back({c.client, client_events, 0});
-      fds.push_back({c.server, server_events, 0});
+      fds.push_back({c.client_hung_up && client_events == 0 ? -1 : c.client, client_events, 0});
+      fds.push_back({c.server_hung_up && server_events == 0 ? -1 : c.server, server_events, 0});
     }
     timespec wait{};
     const timespec* timeout = nullptr;
@@ -230,7 +234,18 @@ void TcpRelay::loop() {
     }
 
     const int64_t after = monotonic_ns();
+    std::size_t index = 2;
     for (Connection& c : connections) {
+      if (index + 1 >= fds.size()) break;  // accepted this round: not polled yet
+      const short client_revents = fds[index].revents, server_revents = fds[index + 1].revents;
+      index += 2;
+      c.client_hung_up = c.client_hung_up || (client_revents & POLLHUP) != 0;
+      c.server_hung_up = c.server_hung_up || (server_revents & POLLHUP) != 0;
+      // An error (a reset) ends the TCP connection; the relay ends its two halves with it.
+      if ((client_revents | server_revents) & POLLERR) {
+        c.dead = true;
+        continue;
+      }
       bool ok = pump_in(c.up, limit) && pump_in(c.down, limit);
       ok = ok && pump_out(c.up, after, bytes_[0]) && pump_out(c.down, after, bytes_[1]);
       c.dead = !ok || (c.up.shut && c.down.shut);

@@ -5,7 +5,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <numeric>
 #include <random>
@@ -47,20 +49,34 @@ double mean(const std::vector<double>& values) {
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
+// Mean of the fastest 90 %: a relayed ping spans 40 ms, long enough to catch a scheduler stall of
+// the shared 2-core host (seen up to 170 ms), which a 0.1 ms direct ping almost never does.
+double mean_without_stalls(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  values.resize(values.size() - values.size() / 10);
+  return mean(values);
+}
+
 TEST(TcpRelay, DelayAddsTwiceTheOneWayDelayToTheRoundTrip) {
   LoopbackServer echo(LoopbackServer::Mode::echo);
-  const double direct = mean(ping_ms(echo.port(), 30));
   TcpRelay relay(parse_net_spec("delay=20ms"), to(echo.port()));
   relay.start();
-  const double relayed = mean(ping_ms(relay.port(), 30));
-  std::fprintf(stderr, "round trip: direct %.3f ms, delay=20ms %.3f ms\n", direct, relayed);
-  EXPECT_NEAR(relayed - direct, 40.0, 4.0) << "direct " << direct << " ms, relayed " << relayed;
+  // A host-load burst can still spoil one measurement; a wrong delay fails all three.
+  double added = 0;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const double direct = mean_without_stalls(ping_ms(echo.port(), 30));
+    const double relayed = mean_without_stalls(ping_ms(relay.port(), 30));
+    added = relayed - direct;
+    std::fprintf(stderr, "round trip: direct %.3f ms, delay=20ms %.3f ms\n", direct, relayed);
+    if (std::abs(added - 40.0) <= 4.0) break;
+  }
+  EXPECT_NEAR(added, 40.0, 4.0);
   // The relay counts a byte just after handing it on, so the client may see it first.
   const int64_t give_up = monotonic_ns() + 1'000'000'000;
-  while (relay.bytes_down() < 30u && monotonic_ns() < give_up)
+  while (relay.bytes_down() < relay.bytes_up() && monotonic_ns() < give_up)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  EXPECT_EQ(relay.bytes_up(), 30u);
-  EXPECT_EQ(relay.bytes_down(), 30u);
+  EXPECT_EQ(relay.bytes_up() % 30, 0u);
+  EXPECT_EQ(relay.bytes_down(), relay.bytes_up());
 }
 
 TEST(TcpRelay, JitterNeverReordersBytes) {
