@@ -1,7 +1,9 @@
 # Extreme Tux Racer 0.8 (Debian package extremetuxracer): slide Tux down a snowy course.
-# Start-up follows the game's menus (registration → game type → practice → race) by keyboard; it
-# was written from the game's source and is not yet checked on a machine with the game installed:
-# if a session's launch.json shows no play_start_ns, compare the menus with the startup line.
+# Start-up follows the game's menus (registration → game type → practice → race) by keyboard.
+# Checked once (2026-11-29): the game starts, its window is found and the start-up steps run
+# (launch.json has play_start_ns), but with res_type 0 the window is 800x600 placed at 240,340 on
+# the 1280x720 Xvfb screen, so its bottom-left corner (where the marker is) is off screen and the
+# client refuses to drive it. To do: a resolution that fits, or a per-profile marker corner.
 name = extremetuxracer
 description = Extreme Tux Racer 0.8: slide down a snowy course (practice race)
 package = extremetuxracer
