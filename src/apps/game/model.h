@@ -20,6 +20,19 @@ struct Instance {
 };
 static_assert(sizeof(Instance) == 12 * sizeof(float));
 
+// An instance from its placement and look: what every view builds its static and moving parts from.
+inline Instance make_instance(Vec3 position, float yaw, Vec3 half, Vec3 colour, float emissive = 0,
+                              float pattern = 0) {
+  Instance i;
+  i.position = position;
+  i.yaw = yaw;
+  i.scale = half;
+  i.colour = colour;
+  i.emissive = emissive;
+  i.pattern = pattern;
+  return i;
+}
+
 enum class MeshKind { box, cylinder, cone, sphere };
 
 struct ModelPart {

@@ -18,13 +18,7 @@ const Vec3 kSky{0.62f, 0.75f, 0.9f};
 
 // A part of a compound object: local offset and half extents, turned with the object.
 Instance static_part(Vec3 position, float yaw, Vec3 offset, Vec3 half, Vec3 colour, float emissive = 0) {
-  Instance i;
-  i.position = position + game::rotate_yaw(offset, yaw);
-  i.yaw = yaw;
-  i.scale = half;
-  i.colour = colour;
-  i.emissive = emissive;
-  return i;
+  return game::make_instance(position + game::rotate_yaw(offset, yaw), yaw, half, colour, emissive);
 }
 
 class RacingView final : public game::GameView {

@@ -18,14 +18,7 @@ namespace {
 const Vec3 kFog{0.1f, 0.11f, 0.16f};
 
 Instance box_instance(const game::OrientedBox& b, Vec3 colour, float pattern = 0, float emissive = 0) {
-  Instance i;
-  i.position = b.centre;
-  i.yaw = b.yaw;
-  i.scale = b.half;
-  i.colour = colour;
-  i.pattern = pattern;
-  i.emissive = emissive;
-  return i;
+  return game::make_instance(b.centre, b.yaw, b.half, colour, emissive, pattern);
 }
 
 class ShooterView final : public game::GameView {

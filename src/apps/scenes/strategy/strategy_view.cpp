@@ -16,16 +16,6 @@ namespace {
 
 const Vec3 kHaze{0.55f, 0.62f, 0.7f};
 
-Instance make(Vec3 position, float yaw, Vec3 half, Vec3 colour, float emissive = 0) {
-  Instance i;
-  i.position = position;
-  i.yaw = yaw;
-  i.scale = half;
-  i.colour = colour;
-  i.emissive = emissive;
-  return i;
-}
-
 class StrategyView final : public game::GameView {
  public:
   explicit StrategyView(const StrategySim& sim) : sim_(sim) {}
@@ -47,16 +37,16 @@ class StrategyView final : public game::GameView {
     ground_ = {ground};
     const float m = StrategySim::kMapHalf + 1;
     for (const Vec3& c : {Vec3{0, 0.5f, m}, Vec3{0, 0.5f, -m}})
-      static_boxes_.push_back(make(c, 0, {m + 1, 0.5f, 0.5f}, {0.3f, 0.28f, 0.25f}));
+      static_boxes_.push_back(game::make_instance(c, 0, {m + 1, 0.5f, 0.5f}, {0.3f, 0.28f, 0.25f}));
     for (const Vec3& c : {Vec3{m, 0.5f, 0}, Vec3{-m, 0.5f, 0}})
-      static_boxes_.push_back(make(c, 0, {0.5f, 0.5f, m + 1}, {0.3f, 0.28f, 0.25f}));
+      static_boxes_.push_back(game::make_instance(c, 0, {0.5f, 0.5f, m + 1}, {0.3f, 0.28f, 0.25f}));
     for (const auto& p : sim_.props()) {
       if (p.rock) {
-        static_spheres_.push_back(make(p.position + Vec3{0, p.size * 0.3f, 0}, p.size,
+        static_spheres_.push_back(game::make_instance(p.position + Vec3{0, p.size * 0.3f, 0}, p.size,
                                        {p.size, p.size * 0.6f, p.size * 0.8f}, {0.5f, 0.48f, 0.45f}));
       } else {
-        static_cylinders_.push_back(make(p.position + Vec3{0, p.size, 0}, 0, {0.25f, p.size, 0.25f}, {0.4f, 0.28f, 0.15f}));
-        static_cones_.push_back(make(p.position + Vec3{0, p.size * 2.6f, 0}, 0, {p.size * 1.1f, p.size * 1.3f, p.size * 1.1f},
+        static_cylinders_.push_back(game::make_instance(p.position + Vec3{0, p.size, 0}, 0, {0.25f, p.size, 0.25f}, {0.4f, 0.28f, 0.15f}));
+        static_cones_.push_back(game::make_instance(p.position + Vec3{0, p.size * 2.6f, 0}, 0, {p.size * 1.1f, p.size * 1.3f, p.size * 1.1f},
                                      {0.15f, 0.42f, 0.18f}));
       }
     }
