@@ -13,6 +13,10 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # the embedded default: virtual X server + Mesa llvmpipe, and third-party GL apps for tests
   xvfb xauth x11-utils libgl1-mesa-dri libegl-mesa0 mesa-utils mesa-utils-extra glmark2-x11
+  # remote rendering: the VNC proxies Pictor drives, and libvncclient for its RFB client
+  tigervnc-standalone-server x11vnc libvncserver-dev
+  # the intelligent client: libtorch on CPU (OpenBLAS with OpenMP beside it)
+  libtorch-dev libopenblas0-openmp
   fonts-dejavu-core
 )
 
