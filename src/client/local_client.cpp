@@ -122,6 +122,15 @@ unsigned LocalClient::State::keycode_for(unsigned keysym) {
 }
 
 void LocalClient::State::send(const Input& in) {
+  Display* dpy = x->display();
+  // The pointer moves first (XTest motion is in screen coordinates); motion alone carries no tag.
+  if (in.x >= 0 && in.y >= 0)
+    XTestFakeMotionEvent(dpy, DefaultScreen(dpy), window.x + in.x, window.y + in.y, CurrentTime);
+  if (!drivers::is_tracked(in.kind)) {
+    XFlush(dpy);
+    ++stats.motions_sent;
+    return;
+  }
   const bool button = !drivers::is_key(in.kind);
   const bool press = drivers::is_press(in.kind);
   const auto key = std::make_pair(button, in.code);
@@ -132,7 +141,6 @@ void LocalClient::State::send(const Input& in) {
     ++skipped_inputs;
     return;
   }
-  Display* dpy = x->display();
   unsigned detail = in.code;
   if (button) {
     XTestFakeButtonEvent(dpy, in.code, press, CurrentTime);

@@ -33,7 +33,8 @@ struct LocalClientOptions {
 
 // What the client did; complete once stop() returned.
 struct ClientStats {
-  std::uint64_t inputs_sent = 0;
+  std::uint64_t inputs_sent = 0;       // tracked inputs (tagged), rows in client_inputs.csv
+  std::uint64_t motions_sent = 0;      // pointer motions (not tagged)
   std::uint64_t captures = 0;          // rows in client_frames.csv
   std::uint64_t markers_read = 0;      // captures whose marker decoded
   std::uint64_t capture_failures = 0;  // captures the X server refused (window moving/unmapping)

@@ -15,19 +15,22 @@ std::string_view input_kind_name(InputKind kind) {
     case InputKind::key_release: return "key_release";
     case InputKind::button_press: return "button_press";
     case InputKind::button_release: return "button_release";
+    case InputKind::pointer_motion: return "pointer_motion";
   }
   return "key_press";
 }
 
 std::optional<InputKind> parse_input_kind(std::string_view name) {
   for (InputKind k : {InputKind::key_press, InputKind::key_release, InputKind::button_press,
-                      InputKind::button_release}) {
+                      InputKind::button_release, InputKind::pointer_motion}) {
     if (input_kind_name(k) == name) return k;
   }
   return std::nullopt;
 }
 
 bool is_key(InputKind kind) { return kind == InputKind::key_press || kind == InputKind::key_release; }
+
+bool is_tracked(InputKind kind) { return kind != InputKind::pointer_motion; }
 
 bool is_press(InputKind kind) {
   return kind == InputKind::key_press || kind == InputKind::button_press;

@@ -1,5 +1,5 @@
-// The tracked inputs Pictor sends and tags: key and button presses and releases, the four X event
-// kinds the interposer counts. Shared by the drivers (which choose them) and the clients (which send them).
+// The inputs Pictor sends: key and button presses and releases (tracked and tagged: the four X event
+// kinds the interposer counts) and pointer motion (sent, not tagged). Shared by drivers and clients.
 #pragma once
 #include <optional>
 #include <string>
@@ -8,20 +8,26 @@
 namespace pictor::drivers {
 
 // Not KeyPress etc.: Xlib defines those names as macros.
-enum class InputKind { key_press, key_release, button_press, button_release };
+enum class InputKind { key_press, key_release, button_press, button_release, pointer_motion };
 
-// "key_press", "key_release", "button_press", "button_release": the names in every session file.
+// "key_press", "key_release", "button_press", "button_release", "pointer_motion": the names in
+// every session file.
 std::string_view input_kind_name(InputKind kind);
 std::optional<InputKind> parse_input_kind(std::string_view name);
 bool is_key(InputKind kind);
+// Key and button presses and releases carry tags; pointer motion does not (DESIGN §3).
+bool is_tracked(InputKind kind);
 bool is_press(InputKind kind);
 // The release that ends a press of the same key or button (a release maps to itself).
 InputKind release_of(InputKind kind);
 
-// One tracked input. code: an X keysym for keys, a pointer button number (1..9) for buttons.
+// One input. code: an X keysym for keys, a pointer button number (1..9) for buttons, unused for
+// motion. x, y: the pointer position in window pixels (origin top-left) to move to first; -1 = do
+// not move (required for pointer_motion, optional for buttons).
 struct Input {
   InputKind kind = InputKind::key_press;
   unsigned code = 0;
+  int x = -1, y = -1;
   bool operator==(const Input&) const = default;
 };
 

@@ -272,6 +272,7 @@ RunResult run_session(const RunOptions& options) {
   if (!options.driver.empty()) {
     nlohmann::json c{{"driver", client_stats.driver},
                      {"inputs_sent", client_stats.inputs_sent},
+                     {"motions_sent", client_stats.motions_sent},
                      {"captures", client_stats.captures},
                      {"markers_read", client_stats.markers_read},
                      {"capture_failures", client_stats.capture_failures},
