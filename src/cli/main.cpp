@@ -18,6 +18,10 @@ int main(int argc, char** argv) {
   pictor::cli::add_graph(app, ctx);
   pictor::cli::add_mark(app, ctx);
   pictor::cli::add_suite(app, ctx);
+  pictor::cli::add_record(app, ctx);
+  pictor::cli::add_train(app, ctx);
+  pictor::cli::add_ic(app, ctx);
+  pictor::cli::register_drivers();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -401,6 +401,11 @@ ClientStats LocalClient::stop() {
     if (s.stats.failure.empty()) s.stats.failure = e.what();
   }
   s.capture.reset();
+  try {
+    s.stats.driver_report = s.driver->report();
+  } catch (const std::exception& e) {
+    s.stats.notes.push_back(std::string("the driver's report failed: ") + e.what());
+  }
   if (s.files) {
     if (!s.files->flush(0, true) && s.stats.failure.empty()) s.stats.failure = "client: " + s.files->error();
     s.files.reset();

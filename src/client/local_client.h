@@ -1,6 +1,8 @@
 // The local client (adapter `local`): sends a driver's inputs into the app's window with XTest and
 // watches the window with XDamage, reading the marker corner with MIT-SHM only when it changed.
 #pragma once
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -42,6 +44,7 @@ struct ClientStats {
   std::string driver;                  // the driver's spec, for run.json
   std::vector<std::string> notes;      // things the reader of the results should know
   std::string failure;                 // why the client stopped early; empty when it did not
+  nlohmann::json driver_report;        // the driver's report() after it stopped (null: none)
 };
 
 class LocalClient {

@@ -1,7 +1,11 @@
 // The input-driver interface (DESIGN §4): what decides which input the client sends next and when.
 // scripted is the first; replay, gated-replay, slow-motion and ic implement the same interface.
 #pragma once
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,13 +53,26 @@ class Driver {
   virtual bool wants_image() const { return false; }
   // Called on the client's thread only; must not block.
   virtual Step step(const ClientView& view) = 0;
+  // What the driver measured about itself (inference times, actions per minute, ...), asked once
+  // after the client stopped; stored in run.json as client.driver_report. null: nothing to say.
+  virtual nlohmann::json report() const { return nullptr; }
 };
 
-// Builds a driver from its spec, "NAME[:option=value[,option=value...]]" (':' also separates
-// options). Known today: scripted. Throws UsageError naming the bad part.
+// Builds a driver from its spec, "NAME[:ARGS]". Built in: scripted. Others register themselves
+// (register_driver). Throws UsageError naming the bad part.
 std::unique_ptr<Driver> make_driver(std::string_view spec);
 
 // Names make_driver() knows, for --help.
 std::vector<std::string> driver_names();
+
+// A factory gets the text after "NAME:" (empty when there is none) and the whole spec (for
+// messages). Areas that cannot be linked into pictor::drivers (the intelligent client links
+// libtorch) register theirs at program start; a second registration of a name replaces the first.
+using DriverFactory = std::function<std::unique_ptr<Driver>(std::string_view args, std::string_view spec)>;
+void register_driver(const std::string& name, DriverFactory factory);
+
+// "k=v[,k=v...]" (':' also separates) into a map, for factories whose options have that shape.
+// Throws UsageError naming `spec` for an item that is not NAME=VALUE or a name given twice.
+std::map<std::string, std::string> parse_driver_options(std::string_view args, std::string_view spec);
 
 }  // namespace pictor::drivers

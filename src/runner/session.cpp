@@ -277,6 +277,7 @@ RunResult run_session(const RunOptions& options) {
                      {"markers_read", client_stats.markers_read},
                      {"capture_failures", client_stats.capture_failures},
                      {"notes", client_stats.notes},
+                     {"driver_report", client_stats.driver_report},
                      {"failure", client_stats.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(client_stats.failure)}};
     run["client"] = c;
     if (!client_stats.driver.empty()) run["driver"] = client_stats.driver;
