@@ -142,7 +142,7 @@ RunResult run_session(const RunOptions& options) {
   std::unique_ptr<drivers::Driver> driver;
   if (!options.driver.empty()) {
     if (!options.hook) throw UsageError("--driver needs the interposer (drop --no-hook)");
-    driver = drivers::make_driver(options.driver);
+    driver = options.driver_factory ? options.driver_factory() : drivers::make_driver(options.driver);
   }
   const fs::path dir = options.out_dir.empty() ? default_out_dir(fs::path(label).filename().string()) : options.out_dir;
   prepare_out_dir(dir);

@@ -2,10 +2,14 @@
 // the session directory's derived files (run.json, summary.json, frametime.png). DESIGN §5.
 #pragma once
 #include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/units.h"
+#include "drivers/driver.h"
 
 namespace pictor::runner {
 
@@ -21,6 +25,17 @@ struct RunOptions {
   bool hook = true;                   // false: run without the interposer (nothing recorded)
   // Input driver spec ("scripted:rate=5,keys=space|Left"); empty = no client, no inputs.
   std::string driver;
+  // Optional: builds the driver instead of make_driver(driver) (e.g. a recording wrapper around
+  // another driver); `driver` must then still be non-empty (it names the driver in messages).
+  std::function<std::unique_ptr<drivers::Driver>()> driver_factory;
+  // The display/proxy stack (DESIGN §3): "local" (Xvfb, local client), "xvnc" (TigerVNC's Xvnc),
+  // "x11vnc" (Xvfb + x11vnc); the VNC adapters use Pictor's RFB client.
+  std::string adapter = "local";
+  // Emulated network between the RFB client and the proxy ("delay=20ms,rate=50mbit"; empty: none).
+  std::string net;
+  int vnc_quality = 80;               // JPEG quality 1..100 the RFB client asks for
+  std::string vnc_subsampling = "4:2:0";
+  int vnc_frame_rate = 0;             // Xvnc -FrameRate; 0 = Pictor's default for latency runs
   // With a driver: draw the tag marker (false measures tracking without it, for overhead runs;
   // RTT then stays unknown because the client cannot read tags).
   bool marker = true;
