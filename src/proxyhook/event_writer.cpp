@@ -1,0 +1,214 @@
+#include "proxyhook/event_writer.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "proxyhook/rfb_input_parser.h"
+
+namespace pictor::proxyhook {
+
+namespace {
+
+// At most this much of the record stream is lost when the proxy is killed.
+constexpr auto kDrainPeriod = std::chrono::milliseconds(10);
+
+thread_local bool t_writer_thread = false;
+
+const char* kind_name(ProxyRecordKind k) {
+  switch (k) {
+    case ProxyRecordKind::connect: return "connect";
+    case ProxyRecordKind::input: return "input";
+    case ProxyRecordKind::deliver: return "deliver";
+    case ProxyRecordKind::jpeg: return "jpeg";
+    case ProxyRecordKind::write: return "write";
+    case ProxyRecordKind::close: return "close";
+    case ProxyRecordKind::parse_stop: return "parse_stop";
+  }
+  return "unknown";
+}
+
+const char* input_name(InputKind k) {
+  switch (k) {
+    case InputKind::key: return "key";
+    case InputKind::button: return "button";
+    case InputKind::none: return "";
+  }
+  return "";
+}
+
+// Appends ",v" or "," (v < 0: unknown).
+void field(char*& p, char* end, std::int64_t v) {
+  if (p >= end) return;
+  const int n = v < 0 ? std::snprintf(p, static_cast<std::size_t>(end - p), ",")
+                      : std::snprintf(p, static_cast<std::size_t>(end - p), ",%" PRId64, v);
+  p += n > 0 ? n : 0;
+}
+
+void write_all(int fd, const char* data, std::size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, data, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+}  // namespace
+
+bool on_writer_thread() noexcept { return t_writer_thread; }
+
+std::size_t format_event_row(const ProxyRecord& r, char* buf, std::size_t size) noexcept {
+  if (r.kind == ProxyRecordKind::parse_stop || size < 2) return 0;
+  char* p = buf;
+  char* end = buf + size - 1;
+  const int n = std::snprintf(p, size, "%s,%" PRId64 ",%" PRId64, kind_name(r.kind), r.start_ns, r.end_ns);
+  p += n > 0 ? n : 0;
+  field(p, end, r.fd);
+  field(p, end, r.bytes);
+  if (p < end) p += std::snprintf(p, static_cast<std::size_t>(end - p), ",%s", input_name(r.input));
+  field(p, end, r.detail);
+  field(p, end, r.down);
+  field(p, end, r.x);
+  field(p, end, r.y);
+  field(p, end, r.width);
+  field(p, end, r.height);
+  field(p, end, r.quality);
+  if (p >= end) return 0;  // truncated: never write half a row
+  *p++ = '\n';
+  *p = '\0';
+  return static_cast<std::size_t>(p - buf);
+}
+
+EventWriter::EventWriter(WriterSettings settings, StatusFn status, std::size_t ring_capacity)
+    : ring_(ring_capacity), settings_(std::move(settings)), status_(status) {}
+
+EventWriter::~EventWriter() { stop(); }
+
+bool EventWriter::start() {
+  events_path_ = settings_.out_dir + "/proxy_events.csv";
+  info_path_ = settings_.out_dir + "/proxy.json";
+  fd_ = ::open(events_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd_ < 0 && errno == EEXIST) {
+    // A second proxy process in the same session keeps its records apart.
+    const std::string suffix = "." + std::to_string(getpid());
+    events_path_ = settings_.out_dir + "/proxy_events" + suffix + ".csv";
+    info_path_ = settings_.out_dir + "/proxy" + suffix + ".json";
+    fd_ = ::open(events_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  }
+  if (fd_ < 0) {
+    error_ = "cannot create " + events_path_ + ": " + std::strerror(errno);
+    return false;
+  }
+  write_all(fd_, kProxyEventsHeader, std::strlen(kProxyEventsHeader));
+  write_info();
+  running_.store(true);
+  thread_ = std::thread([this] { loop(); });
+  return true;
+}
+
+void EventWriter::stop() {
+  if (running_.exchange(false)) {
+    if (thread_.joinable()) thread_.join();
+  }
+  if (fd_ >= 0) {
+    t_writer_thread = true;  // the caller's thread now writes: keep it out of the records
+    drain();
+    write_info();
+    ::close(fd_);
+    fd_ = -1;
+    t_writer_thread = false;
+  }
+}
+
+void EventWriter::loop() {
+  t_writer_thread = true;
+  pthread_setname_np(pthread_self(), "pictor-proxyw");
+  while (running_.load(std::memory_order_relaxed)) {
+    std::this_thread::sleep_for(kDrainPeriod);
+    drain();
+    if (dirty_ || ring_.dropped() != reported_drops_) write_info();
+  }
+}
+
+void EventWriter::count(const ProxyRecord& r) {
+  switch (r.kind) {
+    case ProxyRecordKind::connect: ++counts_["connections"]; break;
+    case ProxyRecordKind::input: ++counts_[r.input == InputKind::key ? "key_events" : "button_changes"]; break;
+    case ProxyRecordKind::deliver: ++counts_["deliveries"]; break;
+    case ProxyRecordKind::jpeg:
+      ++counts_["jpeg_compressions"];
+      if (r.quality >= 0) qualities_.insert(r.quality);
+      break;
+    case ProxyRecordKind::write:
+      ++counts_["writes"];
+      if (r.bytes > 0) counts_["write_bytes"] += static_cast<std::uint64_t>(r.bytes);
+      return;  // frequent and expected: not worth a proxy.json rewrite each
+    case ProxyRecordKind::close: ++counts_["closes"]; break;
+    case ProxyRecordKind::parse_stop: {
+      char line[160];
+      std::snprintf(line, sizeof line, "fd %d: stopped parsing client messages at %" PRId64 " ns: %s (message type %d)",
+                    r.fd, r.start_ns, parse_problem_text(static_cast<ParseProblem>(r.detail)), r.x);
+      problems_.push_back(line);
+      break;
+    }
+  }
+  dirty_ = true;
+}
+
+void EventWriter::drain() {
+  ProxyRecord r;
+  char row[256];
+  while (ring_.pop(r)) {
+    count(r);
+    const std::size_t n = format_event_row(r, row, sizeof row);
+    if (n > 0) buf_.append(row, n);
+  }
+  if (!buf_.empty() && fd_ >= 0) write_all(fd_, buf_.data(), buf_.size());
+  buf_.clear();
+}
+
+void EventWriter::write_info() {
+  nlohmann::json j;
+  j["schema"] = 1;
+  j["proxy"] = settings_.proxy;
+  j["pid"] = getpid();
+  char exe[512] = {};
+  if (::readlink("/proc/self/exe", exe, sizeof exe - 1) < 0) exe[0] = '\0';
+  j["exe"] = exe;
+  j["port"] = settings_.port >= 0 ? nlohmann::json(settings_.port) : nlohmann::json();
+  j["events_file"] = events_path_.substr(events_path_.find_last_of('/') + 1);
+  const HookStatus s = status_ ? status_() : HookStatus{};
+  j["hooks"] = {{"found", s.found}, {"missing", s.missing}};
+  nlohmann::json counts = nlohmann::json::object();
+  for (const char* name : {"connections", "key_events", "button_changes", "deliveries", "jpeg_compressions",
+                           "writes", "write_bytes", "closes"})
+    counts[name] = counts_.count(name) ? counts_.at(name) : 0;
+  counts["motion_events"] = s.motion_events;
+  counts["read_bytes"] = s.read_bytes;
+  counts["untracked_connections"] = s.untracked_fds;
+  j["counts"] = counts;
+  j["jpeg_quality_seen"] = qualities_;
+  j["parse_problems"] = problems_;
+  reported_drops_ = ring_.dropped();
+  j["records_dropped"] = reported_drops_;
+  dirty_ = false;
+
+  const std::string text = j.dump(2) + "\n";
+  const std::string tmp = info_path_ + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  write_all(fd, text.data(), text.size());
+  ::close(fd);
+  ::rename(tmp.c_str(), info_path_.c_str());
+}
+
+}  // namespace pictor::proxyhook

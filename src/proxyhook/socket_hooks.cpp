@@ -1,0 +1,203 @@
+// Socket hooks: accept marks RFB client connections (local port == PICTOR_PROXY_PORT); reads on
+// them feed the RFB parser (SP start), writes on them are timed (SS). Every other fd is only
+// forwarded. A missing real function fails the call with ENOSYS rather than crashing the proxy.
+#include <netinet/in.h>
+
+#include <cerrno>
+
+#include "core/clock.h"
+#include "proxyhook/proxy_state.h"
+#include "proxyhook/real.h"
+
+namespace pp = pictor::proxyhook;
+
+namespace {
+
+int port_of(const sockaddr_storage& a) {
+  if (a.ss_family == AF_INET) return ntohs(reinterpret_cast<const sockaddr_in&>(a).sin_port);
+  if (a.ss_family == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6&>(a).sin6_port);
+  return -1;
+}
+
+void after_accept(int fd) {
+  if (fd < 0 || !pp::writer()) return;
+  sockaddr_storage local{}, peer{};
+  socklen_t len = sizeof local;
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len) != 0) return;
+  const int local_port = port_of(local);
+  if (local_port < 0) return;  // a Unix socket: an X client of Xvnc, not an RFB viewer
+  if (pp::client_port() >= 0 && local_port != pp::client_port()) return;
+  len = sizeof peer;
+  const int peer_port = getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) == 0 ? port_of(peer) : -1;
+  pp::open_client(fd, peer_port, local_port);
+}
+
+// The bytes a client sent, from a read that returned n > 0.
+void after_read(int fd, const void* buf, ssize_t n) {
+  if (n <= 0 || pp::on_writer_thread()) return;
+  if (pp::ClientConnection* c = pp::client(fd)) pp::client_bytes(fd, *c, buf, static_cast<std::size_t>(n), pictor::monotonic_ns());
+}
+
+void after_readv(int fd, const iovec* iov, int count, ssize_t n) {
+  if (n <= 0 || pp::on_writer_thread()) return;
+  pp::ClientConnection* c = pp::client(fd);
+  if (!c) return;
+  const std::int64_t now = pictor::monotonic_ns();
+  auto left = static_cast<std::size_t>(n);
+  for (int i = 0; i < count && left > 0; ++i) {
+    const std::size_t take = iov[i].iov_len < left ? iov[i].iov_len : left;
+    pp::client_bytes(fd, *c, iov[i].iov_base, take, now);
+    left -= take;
+  }
+}
+
+void after_write(int fd, std::int64_t start, ssize_t n) {
+  if (n <= 0 || pp::on_writer_thread() || !pp::client(fd)) return;
+  pp::ProxyRecord r;
+  r.kind = pp::ProxyRecordKind::write;
+  r.fd = fd;
+  r.start_ns = start;
+  r.end_ns = pictor::monotonic_ns();
+  r.bytes = n;
+  pp::writer()->push(r);
+}
+
+// Times only calls on client fds: everything else pays one table lookup.
+std::int64_t start_if_client(int fd) {
+  return !pp::on_writer_thread() && pp::client(fd) ? pictor::monotonic_ns() : 0;
+}
+
+}  // namespace
+
+#define PICTOR_REAL_OR_FAIL(name, fail)  \
+  auto real_fn = PICTOR_PROXY_REAL(name); \
+  if (!real_fn) {                        \
+    errno = ENOSYS;                      \
+    return fail;                         \
+  }
+
+extern "C" {
+
+__attribute__((visibility("default"))) int accept(int fd, sockaddr* addr, socklen_t* len) {
+  PICTOR_REAL_OR_FAIL(accept, -1)
+  const int c = real_fn(fd, addr, len);
+  const int saved = errno;
+  after_accept(c);
+  errno = saved;
+  return c;
+}
+
+__attribute__((visibility("default"))) int accept4(int fd, sockaddr* addr, socklen_t* len, int flags) {
+  PICTOR_REAL_OR_FAIL(accept4, -1)
+  const int c = real_fn(fd, addr, len, flags);
+  const int saved = errno;
+  after_accept(c);
+  errno = saved;
+  return c;
+}
+
+__attribute__((visibility("default"))) int close(int fd) {
+  PICTOR_REAL_OR_FAIL(close, -1)
+  // Before the real close: the fd number may be reused by another thread right after it.
+  pp::close_client(fd);
+  return real_fn(fd);
+}
+
+__attribute__((visibility("default"))) ssize_t read(int fd, void* buf, size_t n) {
+  PICTOR_REAL_OR_FAIL(read, -1)
+  const ssize_t r = real_fn(fd, buf, n);
+  const int saved = errno;
+  after_read(fd, buf, r);
+  errno = saved;
+  return r;
+}
+
+__attribute__((visibility("default"))) ssize_t recv(int fd, void* buf, size_t n, int flags) {
+  PICTOR_REAL_OR_FAIL(recv, -1)
+  const ssize_t r = real_fn(fd, buf, n, flags);
+  const int saved = errno;
+  if (!(flags & MSG_PEEK)) after_read(fd, buf, r);  // a peek is read again later
+  errno = saved;
+  return r;
+}
+
+__attribute__((visibility("default"))) ssize_t recvfrom(int fd, void* buf, size_t n, int flags, sockaddr* addr,
+                                                        socklen_t* len) {
+  PICTOR_REAL_OR_FAIL(recvfrom, -1)
+  const ssize_t r = real_fn(fd, buf, n, flags, addr, len);
+  const int saved = errno;
+  if (!(flags & MSG_PEEK)) after_read(fd, buf, r);
+  errno = saved;
+  return r;
+}
+
+__attribute__((visibility("default"))) ssize_t recvmsg(int fd, msghdr* msg, int flags) {
+  PICTOR_REAL_OR_FAIL(recvmsg, -1)
+  const ssize_t r = real_fn(fd, msg, flags);
+  const int saved = errno;
+  if (!(flags & MSG_PEEK) && msg) after_readv(fd, msg->msg_iov, static_cast<int>(msg->msg_iovlen), r);
+  errno = saved;
+  return r;
+}
+
+__attribute__((visibility("default"))) ssize_t readv(int fd, const iovec* iov, int count) {
+  PICTOR_REAL_OR_FAIL(readv, -1)
+  const ssize_t r = real_fn(fd, iov, count);
+  const int saved = errno;
+  after_readv(fd, iov, count, r);
+  errno = saved;
+  return r;
+}
+
+__attribute__((visibility("default"))) ssize_t write(int fd, const void* buf, size_t n) {
+  PICTOR_REAL_OR_FAIL(write, -1)
+  const std::int64_t start = start_if_client(fd);
+  const ssize_t r = real_fn(fd, buf, n);
+  const int saved = errno;
+  if (start) after_write(fd, start, r);
+  errno = saved;
+  return r;
+}
+
+__attribute__((visibility("default"))) ssize_t send(int fd, const void* buf, size_t n, int flags) {
+  PICTOR_REAL_OR_FAIL(send, -1)
+  const std::int64_t start = start_if_client(fd);
+  const ssize_t r = real_fn(fd, buf, n, flags);
+  const int saved = errno;
+  if (start) after_write(fd, start, r);
+  errno = saved;
+  return r;
+}
+
+__attribute__((visibility("default"))) ssize_t sendto(int fd, const void* buf, size_t n, int flags,
+                                                      const sockaddr* addr, socklen_t len) {
+  PICTOR_REAL_OR_FAIL(sendto, -1)
+  const std::int64_t start = start_if_client(fd);
+  const ssize_t r = real_fn(fd, buf, n, flags, addr, len);
+  const int saved = errno;
+  if (start) after_write(fd, start, r);
+  errno = saved;
+  return r;
+}
+
+__attribute__((visibility("default"))) ssize_t sendmsg(int fd, const msghdr* msg, int flags) {
+  PICTOR_REAL_OR_FAIL(sendmsg, -1)
+  const std::int64_t start = start_if_client(fd);
+  const ssize_t r = real_fn(fd, msg, flags);
+  const int saved = errno;
+  if (start) after_write(fd, start, r);
+  errno = saved;
+  return r;
+}
+
+__attribute__((visibility("default"))) ssize_t writev(int fd, const iovec* iov, int count) {
+  PICTOR_REAL_OR_FAIL(writev, -1)
+  const std::int64_t start = start_if_client(fd);
+  const ssize_t r = real_fn(fd, iov, count);
+  const int saved = errno;
+  if (start) after_write(fd, start, r);
+  errno = saved;
+  return r;
+}
+
+}  // extern "C"

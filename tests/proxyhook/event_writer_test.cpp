@@ -1,0 +1,158 @@
+// The proxy writer: row format of every record kind, the file it writes from the ring, and
+// proxy.json's counts, qualities and parse problems.
+#include "proxyhook/event_writer.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "proxyhook/rfb_input_parser.h"
+
+namespace pictor::proxyhook {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string row(const ProxyRecord& r) {
+  char buf[256];
+  const std::size_t n = format_event_row(r, buf, sizeof buf);
+  return std::string(buf, n);
+}
+
+TEST(ProxyEventRow, EveryKindHasItsColumns) {
+  ProxyRecord in;
+  in.kind = ProxyRecordKind::input;
+  in.input = InputKind::key;
+  in.fd = 7;
+  in.start_ns = in.end_ns = 1000;
+  in.detail = 0x61;
+  in.down = 1;
+  EXPECT_EQ(row(in), "input,1000,1000,7,,key,97,1,,,,,\n");
+
+  ProxyRecord j;
+  j.kind = ProxyRecordKind::jpeg;
+  j.start_ns = 5;
+  j.end_ns = 9;
+  j.bytes = 1234;
+  j.width = 640;
+  j.height = 360;
+  j.quality = 42;
+  EXPECT_EQ(row(j), "jpeg,5,9,,1234,,,,,,640,360,42\n");
+
+  ProxyRecord w;
+  w.kind = ProxyRecordKind::write;
+  w.fd = 7;
+  w.start_ns = 10;
+  w.end_ns = 12;
+  w.bytes = 0;
+  EXPECT_EQ(row(w), "write,10,12,7,0,,,,,,,,\n");
+
+  ProxyRecord p;
+  p.kind = ProxyRecordKind::parse_stop;
+  EXPECT_EQ(row(p), "");  // proxy.json only
+}
+
+TEST(ProxyEventRow, TooSmallBufferWritesNothing) {
+  ProxyRecord r;
+  r.kind = ProxyRecordKind::write;
+  r.start_ns = 123456789;
+  char buf[8];
+  EXPECT_EQ(format_event_row(r, buf, sizeof buf), 0u);
+}
+
+HookStatus fake_status() {
+  HookStatus s;
+  s.found = {"read", "write"};
+  s.missing = {"tjCompress2"};
+  s.motion_events = 3;
+  return s;
+}
+
+TEST(EventWriter, DrainsTheRingIntoTheFileAndSummarisesInProxyJson) {
+  const fs::path dir = fs::temp_directory_path() / ("pictor_proxyw_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    EventWriter w(WriterSettings{dir.string(), "xvnc", 5901}, fake_status, 64);
+    ASSERT_TRUE(w.start()) << w.error();
+    // From another thread, as the proxy's threads push.
+    std::thread t([&] {
+      for (int i = 0; i < 10; ++i) {
+        ProxyRecord r;
+        r.kind = ProxyRecordKind::write;
+        r.fd = 9;
+        r.start_ns = 100 + i;
+        r.end_ns = 101 + i;
+        r.bytes = 10;
+        w.push(r);
+      }
+      ProxyRecord j;
+      j.kind = ProxyRecordKind::jpeg;
+      j.quality = 15;
+      w.push(j);
+      ProxyRecord p;
+      p.kind = ProxyRecordKind::parse_stop;
+      p.fd = 9;
+      p.detail = static_cast<int>(ParseProblem::unknown_message);
+      p.x = 77;
+      w.push(p);
+    });
+    t.join();
+    w.stop();
+  }
+  std::ifstream csv(dir / "proxy_events.csv");
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "# pictor proxy_events schema 1");
+  std::getline(csv, line);
+  EXPECT_EQ(line, "kind,start_ns,end_ns,fd,bytes,input,detail,down,x,y,width,height,quality");
+  int writes = 0, jpegs = 0, other = 0;
+  while (std::getline(csv, line)) {
+    if (line.rfind("write,", 0) == 0) ++writes;
+    else if (line.rfind("jpeg,", 0) == 0) ++jpegs;
+    else ++other;
+  }
+  EXPECT_EQ(writes, 10);
+  EXPECT_EQ(jpegs, 1);
+  EXPECT_EQ(other, 0);
+
+  const auto j = nlohmann::json::parse(std::ifstream(dir / "proxy.json"));
+  EXPECT_EQ(j["proxy"], "xvnc");
+  EXPECT_EQ(j["port"], 5901);
+  EXPECT_EQ(j["counts"]["writes"], 10);
+  EXPECT_EQ(j["counts"]["write_bytes"], 100);
+  EXPECT_EQ(j["counts"]["motion_events"], 3);
+  EXPECT_EQ(j["jpeg_quality_seen"], nlohmann::json::array({15}));
+  EXPECT_EQ(j["hooks"]["missing"], nlohmann::json::array({"tjCompress2"}));
+  ASSERT_EQ(j["parse_problems"].size(), 1u);
+  EXPECT_NE(j["parse_problems"][0].get<std::string>().find("message type 77"), std::string::npos);
+  EXPECT_EQ(j["records_dropped"], 0);
+  fs::remove_all(dir);
+}
+
+TEST(EventWriter, SecondProcessInTheSameDirectoryGetsItsOwnFile) {
+  const fs::path dir = fs::temp_directory_path() / ("pictor_proxyw2_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "proxy_events.csv") << "taken\n";
+  EventWriter w(WriterSettings{dir.string(), "x11vnc", -1}, nullptr, 16);
+  ASSERT_TRUE(w.start());
+  EXPECT_EQ(fs::path(w.events_path()).filename(), "proxy_events." + std::to_string(getpid()) + ".csv");
+  w.stop();
+  EXPECT_TRUE(fs::exists(dir / ("proxy." + std::to_string(getpid()) + ".json")));
+  fs::remove_all(dir);
+}
+
+TEST(EventWriter, UnwritableDirectoryIsAnErrorNotACrash) {
+  EventWriter w(WriterSettings{"/nonexistent/pictor", "xvnc", 1}, nullptr, 16);
+  EXPECT_FALSE(w.start());
+  EXPECT_NE(w.error().find("/nonexistent/pictor/proxy_events.csv"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pictor::proxyhook
