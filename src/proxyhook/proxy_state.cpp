@@ -1,5 +1,6 @@
 #include "proxyhook/proxy_state.h"
 
+#include <errno.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -26,14 +27,20 @@ void log_line(const char* text) noexcept {
 }
 
 // The preload is inherited by everything the proxy starts (x11vnc runs helpers through sh):
-// only the proxy itself records, when PICTOR_PROXY names a proxy we know.
+// only the proxy itself records, when PICTOR_PROXY names a proxy we know. Debian's Xvnc is a
+// link to Xtigervnc, so both the name it was started by and the executable's name count.
 bool is_the_proxy(const char* proxy) {
+  const bool xvnc = strcasecmp(proxy, "xvnc") == 0;
+  if (!xvnc && strcasecmp(proxy, "x11vnc") != 0) return true;
   char exe[512] = {};
   if (::readlink("/proc/self/exe", exe, sizeof exe - 1) < 0) return true;
   const char* base = std::strrchr(exe, '/');
   base = base ? base + 1 : exe;
-  if (strcasecmp(proxy, "xvnc") == 0 || strcasecmp(proxy, "x11vnc") == 0) return strcasecmp(base, proxy) == 0;
-  return true;
+  for (const char* name : {base, static_cast<const char*>(program_invocation_short_name)}) {
+    if (strcasecmp(name, proxy) == 0) return true;
+    if (xvnc && strcasecmp(name, "Xtigervnc") == 0) return true;
+  }
+  return false;
 }
 
 HookStatus hook_status() {
