@@ -162,6 +162,7 @@ std::vector<MatchedInput> match_timeline(const RttTimeline& t, std::vector<std::
         "RTT left unknown for them",
         seen_before_sent));
   }
+  attribute_remote_stages(t, out, notes);
   if (notes_out) notes_out->insert(notes_out->end(), notes.begin(), notes.end());
   return out;
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/proxy_stages.h"
+
 namespace pictor::analysis {
 
 // client_inputs.csv: one tracked input the client sent; the n-th sent has tag n.
@@ -56,6 +58,11 @@ struct RttTimeline {
   std::vector<AppFrame> frames;  // the context with the most frames, in frame order
   bool have_frames = false;
   std::vector<SeenFrame> seen;   // in capture order
+  // Remote adapters: the RFB client's updates and the proxy hooks' records (absent: local).
+  std::vector<ClientUpdate> updates;  // in end order
+  bool have_updates = false;
+  ProxyEvents proxy;
+  bool have_proxy = false;
   std::vector<std::string> notes;  // what the loader had to decide (context chosen, files absent)
 };
 
@@ -80,24 +87,36 @@ struct MatchedInput {
   std::optional<std::int64_t> seen_ns;
   // Milliseconds; NaN where unknown. RTT = seen - sent; PS = read - sent; AL = response swap -
   // read; RD = the response frame's GPU time (timer query); AS = seen - response swap.
+  // Remote sessions (docs/proxy-hooks.md): CS = proxy read - sent; SP = delivery - proxy read
+  // (x11vnc); PS = read - delivery (x11vnc) or read - proxy read (xvnc, includes SP); CP = the
+  // seen update's JPEG compressions, first start to last end; SS = update end - last compression
+  // end; AS = the response frame's swap call. FC is never known (no readback to time).
   double rtt_ms, ps_ms, al_ms, rd_ms, as_ms;
+  double cs_ms = std::numeric_limits<double>::quiet_NaN();
+  double sp_ms = std::numeric_limits<double>::quiet_NaN();
+  double cp_ms = std::numeric_limits<double>::quiet_NaN();
+  double ss_ms = std::numeric_limits<double>::quiet_NaN();
+  double fc_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The matching rule of DESIGN §3. The app's reads are aligned with the sent inputs in order by
 // kind and detail (reads are a subsequence of what was sent: X only delivers the event kinds an
 // app selects). Input n's response frame is the first app frame with tag >= its app tag; the
-// frame the client matched is the first capture with tag >= it. Pure: no files.
+// frame the client matched is the first capture with tag >= it. Remote stages are then
+// attributed by attribute_remote_stages. Pure: no files.
 std::vector<MatchedInput> match_timeline(const RttTimeline& timeline, std::vector<std::string>* notes = nullptr);
 
 // Loads client_inputs.csv and client_frames.csv (required unless require_client is false) and
-// inputs_read.csv and frames.csv (optional) from a session directory. Throws UsageError
+// inputs_read.csv, frames.csv, client_updates.csv and proxy_events.csv (optional) from a session
+// directory. Throws UsageError
 // "<file>:<line>: <cause>" on bad content, "<file>: not found" for a missing required file.
 RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_client = true);
 
 // Writes inputs.csv (schema 1, docs/client.md) to `path`; throws RunError when it cannot.
 void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inputs);
 
-// The summary.json additions: rtt_ms, stages_ms, inputs, fps_client, client_frames, rtt_notes.
+// The summary.json additions: rtt_ms, stages_ms, inputs, fps_client, fps_client_updates,
+// client_frames, rtt_notes.
 nlohmann::json rtt_summary(const RttTimeline& timeline, std::span<const MatchedInput> inputs,
                            std::vector<std::string> notes = {});
 

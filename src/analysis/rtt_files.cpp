@@ -1,5 +1,6 @@
 // The session files of input tracking: reading client_inputs.csv, client_frames.csv,
-// inputs_read.csv and frames.csv into an RttTimeline, writing inputs.csv.
+// inputs_read.csv, frames.csv, client_updates.csv and proxy_events.csv into an RttTimeline,
+// writing inputs.csv.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -206,6 +207,85 @@ void load_seen(const fs::path& path, RttTimeline& t) {
   }
 }
 
+void load_updates(const fs::path& path, RttTimeline& t) {
+  Table tab(path, "client_updates", 1);
+  const CsvHeader& h = *tab.header;
+  const auto c_update = h.require("update"), c_start = h.require("start_ns"), c_end = h.require("end_ns"),
+             c_rects = h.require("rects"), c_bytes = h.require("bytes");
+  const auto c_x = h.find("x"), c_y = h.find("y"), c_w = h.find("w"), c_h = h.find("h"),
+             c_marker = h.find("marker");
+  auto small = [&](const CsvRow& row, std::optional<std::size_t> c) {
+    return c && !row.fields[*c].empty() ? static_cast<int>(field_int64(row, h, *c)) : 0;
+  };
+  CsvRow row;
+  while (tab.next(row, t.notes)) {
+    ClientUpdate u;
+    u.update = required_tag(row, h, c_update);
+    u.start_ns = field_int64(row, h, c_start);
+    u.end_ns = field_int64(row, h, c_end);
+    u.rects = static_cast<int>(field_int64(row, h, c_rects));
+    u.bytes = field_int64(row, h, c_bytes);
+    u.x = small(row, c_x);
+    u.y = small(row, c_y);
+    u.w = small(row, c_w);
+    u.h = small(row, c_h);
+    u.marker = small(row, c_marker) != 0;
+    if (u.end_ns < u.start_ns) fail_at(tab.path, row.line, "end_ns earlier than start_ns");
+    if (!t.updates.empty() && u.end_ns < t.updates.back().end_ns)
+      fail_at(tab.path, row.line, "end_ns earlier than the previous row's");
+    t.updates.push_back(u);
+  }
+  t.have_updates = true;
+}
+
+void load_proxy_events(const fs::path& path, RttTimeline& t) {
+  Table tab(path, "proxy_events", 1);
+  const CsvHeader& h = *tab.header;
+  const auto c_kind = h.require("kind"), c_start = h.require("start_ns"), c_end = h.require("end_ns"),
+             c_fd = h.require("fd"), c_bytes = h.require("bytes"), c_input = h.require("input"),
+             c_detail = h.require("detail"), c_down = h.require("down"), c_w = h.require("width"),
+             c_h = h.require("height"), c_q = h.require("quality");
+  auto opt = [&](const CsvRow& row, std::size_t c, std::int64_t unknown) {
+    return row.fields[c].empty() ? unknown : field_int64(row, h, c);
+  };
+  auto input_kind = [&](const CsvRow& row) {
+    const std::string& k = row.fields[c_input];
+    if (k != "key" && k != "button")
+      fail_at(tab.path, row.line, fmt::format("column 'input': '{}' (expected key or button)", k));
+    return k == "key";
+  };
+  ProxyEvents& p = t.proxy;
+  CsvRow row;
+  while (tab.next(row, t.notes)) {
+    const std::string& kind = row.fields[c_kind];
+    const std::int64_t start = field_int64(row, h, c_start), end = field_int64(row, h, c_end);
+    if (end < start) fail_at(tab.path, row.line, "end_ns earlier than start_ns");
+    const int fd = static_cast<int>(opt(row, c_fd, -1));
+    if (kind == "input") {
+      p.inputs.push_back({end, input_kind(row), opt(row, c_down, 1) != 0, opt(row, c_detail, 0), fd});
+    } else if (kind == "deliver") {
+      p.deliveries.push_back({start, end, input_kind(row), opt(row, c_down, 1) != 0, opt(row, c_detail, 0)});
+    } else if (kind == "jpeg") {
+      p.compressions.push_back({start, end, opt(row, c_bytes, -1), static_cast<int>(opt(row, c_w, -1)),
+                                static_cast<int>(opt(row, c_h, -1)), static_cast<int>(opt(row, c_q, -1))});
+    } else if (kind == "write") {
+      p.writes.push_back({start, end, opt(row, c_bytes, 0), fd});
+    } else if (kind == "connect") {
+      p.connections.push_back(fd);
+    } else if (kind != "close") {
+      fail_at(tab.path, row.line,
+              fmt::format("column 'kind': unknown record kind '{}' (expected connect, input, deliver, jpeg, write "
+                          "or close)",
+                          kind));
+    }
+  }
+  // Threads push in the order their calls end: restore time order where the rules need it.
+  std::stable_sort(p.inputs.begin(), p.inputs.end(), [](const auto& a, const auto& b) { return a.read_ns < b.read_ns; });
+  std::stable_sort(p.deliveries.begin(), p.deliveries.end(),
+                   [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
+  t.have_proxy = true;
+}
+
 std::string ms_text(double v) { return std::isfinite(v) ? fmt::format("{:.6f}", v) : ""; }
 
 template <typename T>
@@ -227,6 +307,8 @@ RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_clien
   if (fs::exists(dir / "client_inputs.csv")) load_sent(dir / "client_inputs.csv", t);
   if (fs::exists(dir / "client_frames.csv")) load_seen(dir / "client_frames.csv", t);
   if (fs::exists(dir / "inputs_read.csv")) load_reads(dir / "inputs_read.csv", t);
+  if (fs::exists(dir / "client_updates.csv")) load_updates(dir / "client_updates.csv", t);
+  if (fs::exists(dir / "proxy_events.csv")) load_proxy_events(dir / "proxy_events.csv", t);
   if (fs::exists(dir / "frames.csv")) {
     load_frames(dir / "frames.csv", t);
   } else {
@@ -239,13 +321,14 @@ void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inp
   std::string text =
       "# pictor inputs schema 1\n"
       "tag,kind,sent_ns,read_ns,response_frame,seen_ns,rtt_ms,PS_ms,AL_ms,RD_ms,AS_ms,detail,"
-      "app_tag,seen_frame,status\n";
+      "app_tag,seen_frame,status,CS_ms,SP_ms,CP_ms,SS_ms,FC_ms\n";
   for (const MatchedInput& m : inputs) {
-    text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", m.input.tag, m.input.kind,
+    text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", m.input.tag, m.input.kind,
                         m.input.sent_ns, opt_text(m.read_ns), opt_text(m.response_frame),
                         opt_text(m.seen_ns), ms_text(m.rtt_ms), ms_text(m.ps_ms), ms_text(m.al_ms),
                         ms_text(m.rd_ms), ms_text(m.as_ms), m.input.detail, opt_text(m.app_tag),
-                        opt_text(m.seen_frame), match_status_name(m.status));
+                        opt_text(m.seen_frame), match_status_name(m.status), ms_text(m.cs_ms),
+                        ms_text(m.sp_ms), ms_text(m.cp_ms), ms_text(m.ss_ms), ms_text(m.fc_ms));
   }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;

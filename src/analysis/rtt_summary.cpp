@@ -61,7 +61,7 @@ nlohmann::json distribution_json(std::span<const double> values, std::uint64_t s
 nlohmann::json rtt_summary(const RttTimeline& t, std::span<const MatchedInput> inputs,
                            std::vector<std::string> notes) {
   nlohmann::json out;
-  std::vector<double> rtt, ps, al, rd, as;
+  std::vector<double> rtt, ps, al, rd, as, cs, sp, cp, ss, fc;
   std::size_t counts[4] = {0, 0, 0, 0};
   for (const MatchedInput& m : inputs) {
     ++counts[static_cast<int>(m.status)];
@@ -70,6 +70,11 @@ nlohmann::json rtt_summary(const RttTimeline& t, std::span<const MatchedInput> i
     al.push_back(m.al_ms);
     rd.push_back(m.rd_ms);
     as.push_back(m.as_ms);
+    cs.push_back(m.cs_ms);
+    sp.push_back(m.sp_ms);
+    cp.push_back(m.cp_ms);
+    ss.push_back(m.ss_ms);
+    fc.push_back(m.fc_ms);
   }
   out["rtt_ms"] = distribution_json(rtt);
   nlohmann::json stages;
@@ -79,6 +84,13 @@ nlohmann::json rtt_summary(const RttTimeline& t, std::span<const MatchedInput> i
   // Not a CPU interval like the others: the GPU's own time for the response frame.
   stages["RD_ms"]["source"] = "GL timer query (GPU time of the response frame)";
   stages["AS_ms"] = distribution_json(as);
+  const bool remote = t.have_updates || t.have_proxy;
+  if (remote) stages["AS_ms"]["source"] = "the response frame's swap call (put-image into the X server)";
+  // The remote stages appear only where something measured them (local sessions keep the four).
+  for (const auto& [name, values] : {std::pair<const char*, const std::vector<double>*>{"CS_ms", &cs},
+                                     {"SP_ms", &sp}, {"CP_ms", &cp}, {"SS_ms", &ss}, {"FC_ms", &fc}}) {
+    if (!stats::known(*values).empty()) stages[name] = distribution_json(*values);
+  }
   out["stages_ms"] = stages;
   const auto matched = counts[static_cast<int>(MatchStatus::matched)];
   out["inputs"] = {
@@ -116,7 +128,28 @@ nlohmann::json rtt_summary(const RttTimeline& t, std::span<const MatchedInput> i
   frames["missed"] = distinct.empty() ? nlohmann::json()
                                       : nlohmann::json(*distinct.rbegin() - *distinct.begin() + 1 -
                                                        distinct.size());
+  // Server frames against client frames: how many app frames the client never received, and how
+  // often it received a frame that skipped several (the proxy merged them into one update).
+  std::size_t merges = 0;
+  for (auto it = distinct.begin(); it != distinct.end() && std::next(it) != distinct.end(); ++it)
+    if (*std::next(it) - *it > 1) ++merges;
+  frames["app_frames"] = t.have_frames || !t.frames.empty() ? nlohmann::json(t.frames.size()) : nlohmann::json();
+  frames["never_seen"] = !t.frames.empty() && !distinct.empty()
+                             ? nlohmann::json(t.frames.size() - std::min(t.frames.size(), distinct.size()))
+                             : nlohmann::json();
+  frames["merges"] = distinct.empty() ? nlohmann::json() : nlohmann::json(merges);
   out["client_frames"] = frames;
+  if (t.have_updates) {
+    // Every FramebufferUpdate counts, whether or not its pixels carried a readable marker.
+    const auto& u = t.updates;
+    if (u.size() >= 2 && u.back().end_ns > u.front().end_ns) {
+      out["fps_client_updates"] = static_cast<double>(u.size() - 1) /
+                                  (static_cast<double>(u.back().end_ns - u.front().end_ns) / 1e9);
+    } else {
+      out["fps_client_updates"] = nullptr;
+      notes.push_back("fps_client_updates unknown: fewer than two client updates");
+    }
+  }
   if (distinct.size() >= 2 && last_new_ns > first_new_ns) {
     out["fps_client"] = static_cast<double>(distinct.size() - 1) /
                         (static_cast<double>(last_new_ns - first_new_ns) / 1e9);
@@ -164,12 +197,14 @@ std::string format_rtt_summary(const nlohmann::json& summary) {
   };
   row("RTT", summary["rtt_ms"]);
   if (summary.contains("stages_ms") && summary["stages_ms"].is_object())
-    for (const char* stage : {"PS_ms", "AL_ms", "RD_ms", "AS_ms"})
+    for (const char* stage : {"CS_ms", "SP_ms", "PS_ms", "AL_ms", "RD_ms", "FC_ms", "AS_ms", "CP_ms", "SS_ms"})
       if (summary["stages_ms"].contains(stage))
         row(std::string(stage).substr(0, 2) + (std::string(stage) == "RD_ms" ? " (timer)" : ""),
             summary["stages_ms"][stage]);
   if (summary.contains("fps_client") && summary["fps_client"].is_number())
     out += "Client FPS          " + num(summary["fps_client"]) + "\n";
+  if (summary.contains("fps_client_updates") && summary["fps_client_updates"].is_number())
+    out += "Client updates/s    " + num(summary["fps_client_updates"]) + "\n";
   return out;
 }
 

@@ -285,10 +285,14 @@ TEST(RttFiles, MatchInputsReadsTheSessionAndWritesInputsCsv) {
   EXPECT_EQ(l0, "# pictor inputs schema 1");
   EXPECT_EQ(header.rfind("tag,kind,sent_ns,read_ns,response_frame,seen_ns,rtt_ms,PS_ms,AL_ms,RD_ms,AS_ms", 0), 0u);
   EXPECT_EQ(row1, "1,key_press,1000000000,1001000000,1,1007000000,7.000000,1.000000,4.000000,1.250000,"
-                  "2.000000,65,1,1,matched");
+                  "2.000000,65,1,1,matched,,,,,");
+  // Local session: the remote stages (CS SP CP SS FC) are empty cells, never 0.
+  EXPECT_NE(header.find(",status,CS_ms,SP_ms,CP_ms,SS_ms,FC_ms"), std::string::npos);
+  EXPECT_FALSE(s["stages_ms"].contains("CS_ms"));
+  EXPECT_FALSE(s.contains("fps_client_updates"));
   // Unknown RD is an empty cell, never 0.
   EXPECT_EQ(row2, "2,key_release,1010000000,1011000000,2,1022000000,12.000000,1.000000,9.000000,,"
-                  "2.000000,65,2,2,matched");
+                  "2.000000,65,2,2,matched,,,,,");
 }
 
 TEST(RttFiles, BadContentNamesFileAndLine) {
