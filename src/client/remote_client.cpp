@@ -77,6 +77,7 @@ struct RemoteClient::State {
   std::int64_t warmup_until_ns = -1;
   std::int64_t last_seen_ns = -1;
   std::int64_t last_message_end_ns = 0;
+  std::int64_t last_info_ns = 0;
 
   ~State() {
     if (wake_fd >= 0) ::close(wake_fd);
@@ -212,8 +213,12 @@ void RemoteClient::State::on_message(std::int64_t start_ns) {
 void RemoteClient::State::flush(std::int64_t now, bool force) {
   if (!files->flush(now, force)) throw RunError("client: " + files->error());
   if (!updates->flush(now, force)) throw RunError("client: " + updates->error());
+  // server_info() is asked from other threads: a snapshot, refreshed as often as the files.
+  if (!force && now - last_info_ns < kMaxWaitNs) return;
+  last_info_ns = now;
+  nlohmann::json fresh = conn->info();
   std::lock_guard lock(info_mutex);
-  info = conn->info();
+  info = std::move(fresh);
 }
 
 void RemoteClient::State::loop() {

@@ -128,7 +128,8 @@ void put32(std::vector<char>& b, std::uint32_t v) {
 
 void on_rect(rfbClient* c, int x, int y, int w, int h) {
   RfbConnection::State* s = state_of(c);
-  if (!s) return;
+  // libvncclient reports some pseudo-rectangles too (QEMUExtendedKeyEvent, 0 x 0): no pixels.
+  if (!s || w <= 0 || h <= 0) return;
   RfbUpdate& u = s->update;
   if (u.w == 0 || u.h == 0) {
     u.x = x, u.y = y, u.w = w, u.h = h;

@@ -1,0 +1,202 @@
+// The remote client on real VNC servers: TigerVNC's Xvnc, and x11vnc on an Xvfb, with pictor-app
+// under the interposer (marker on). Checks inputs, markers, tags and client_updates.csv, and
+// prints the figures docs/rfb-client.md quotes (receive and decode times, updates/s vs app FPS).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "analysis/rtt.h"
+#include "client/remote_client.h"
+#include "client/x_connection.h"
+#include "drivers/driver.h"
+#include "remote_test_servers.h"
+#include "test_display.h"
+
+namespace pictor::client {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Dir {
+  fs::path path;
+  explicit Dir(const std::string& name)
+      : path(fs::temp_directory_path() / ("pictor-remote-" + name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~Dir() {
+    if (std::getenv("PICTOR_KEEP_TEST_DIRS") == nullptr) {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  }
+};
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
+  std::ifstream in(p);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    rows.push_back(cells);
+  }
+  if (!rows.empty()) rows.erase(rows.begin());  // header
+  return rows;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct RunResult {
+  ClientStats stats;
+  RemoteClientStats rfb;
+  double seconds = 0;
+  std::size_t app_frames = 0;
+};
+
+// pictor-app SCENE on `display` under the hook, RemoteClient on `port` for `seconds`.
+RunResult run_app(const std::string& display, int port, const Dir& dir, int quality,
+                  double seconds, const std::string& scene = "latency") {
+  test::ChildProcess app({PICTOR_APP_BIN, scene, "--size", "640x360"},
+                         {"DISPLAY=" + display, std::string("LD_PRELOAD=") + PICTOR_HOOK_PATH,
+                          "PICTOR_OUT=" + dir.path.string(), "PICTOR_MARKER=1"},
+                         (dir.path / "app.log").string());
+  // The window in framebuffer coordinates: the VNC framebuffer is the X screen.
+  auto x = XConnection::open(display);
+  const WindowInfo w = wait_for_app_window(*x, 30, [&app] { return app.running(); });
+  x.reset();
+  RemoteClientOptions o;
+  o.port = port;
+  o.out_dir = dir.path.string();
+  o.window = tag::WindowRect{w.x, w.y, w.width, w.height};
+  o.jpeg_quality = quality;
+  o.keycode_display = display;
+  o.first_frame_timeout_s = 20;  // llvmpipe start-up on a loaded machine
+  o.app_running = [&app] { return app.running(); };
+  auto client = RemoteClient::start(o, drivers::make_driver("scripted:rate=10,keys=space+Left"));
+  const auto t0 = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  client->finish_inputs();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  RunResult r;
+  r.stats = client->stop();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.rfb = client->rfb_stats();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the app reads the last releases
+  EXPECT_EQ(app.stop(5.0), 0) << "the app writes its files at exit";
+  r.app_frames = read_csv(dir.path / "frames.csv").size();
+  return r;
+}
+
+// What every run must show, and the figures for the log.
+void check_and_report(const RunResult& r, const Dir& dir, const std::string& label) {
+  const ClientStats& s = r.stats;
+  EXPECT_TRUE(s.failure.empty()) << s.failure;
+  EXPECT_GT(s.inputs_sent, 10u);
+  EXPECT_GT(r.rfb.marker_updates, 10u);
+  EXPECT_GE(s.markers_read * 10, s.captures * 8) << "markers should decode in most marker updates";
+  // Tags never go back; updates are numbered 1.. with sane times and sizes.
+  const auto frames = read_csv(dir.path / "client_frames.csv");
+  EXPECT_EQ(frames.size(), s.captures);
+  long long last_tag = -1;
+  std::vector<double> receive_us, decode_us;
+  for (const auto& f : frames) {
+    if (!f.at(1).empty()) {
+      const long long tag = std::stoll(f[1]);
+      EXPECT_GE(tag, last_tag);
+      last_tag = tag;
+    }
+    decode_us.push_back(std::stod(f.at(3)));
+  }
+  EXPECT_GT(last_tag, 5);
+  const auto updates = read_csv(dir.path / "client_updates.csv");
+  EXPECT_EQ(updates.size(), r.rfb.updates);
+  std::uint64_t n = 0, marker_rows = 0;
+  std::vector<double> bytes;
+  for (const auto& u : updates) {
+    ASSERT_EQ(u.size(), 10u);
+    EXPECT_EQ(std::stoull(u[0]), ++n);
+    const long long start = std::stoll(u[1]), end = std::stoll(u[2]);
+    EXPECT_LE(start, end);
+    receive_us.push_back(static_cast<double>(end - start) / 1e3);
+    if (std::stoi(u[3]) > 0) {
+      ASSERT_FALSE(u[4].empty());
+      EXPECT_GT(std::stoll(u[4]), 16);
+      bytes.push_back(std::stod(u[4]));
+    }
+    if (u[9] == "1") ++marker_rows;
+  }
+  EXPECT_EQ(marker_rows, r.rfb.marker_updates);
+  // The matcher pairs inputs with the app's reads through the keycodes looked up on the display.
+  const auto summary = analysis::match_inputs(dir.path.string());
+  EXPECT_EQ(summary["inputs"]["not_read"], 0) << summary.dump(1);
+  std::cout << label << ": updates/s " << static_cast<double>(r.rfb.updates) / r.seconds << " marker updates/s "
+            << static_cast<double>(r.rfb.marker_updates) / r.seconds << " app fps "
+            << static_cast<double>(r.app_frames) / r.seconds << " receive_us median " << median(receive_us)
+            << " decode_us median " << median(decode_us) << " bytes/update median " << median(bytes)
+            << "\n  rtt_ms " << summary["rtt_ms"].dump() << "\n  notes:";
+  for (const auto& note : s.notes) std::cout << " [" << note << "]";
+  std::cout << "\n";
+}
+
+std::vector<int> qualities() {
+  // PICTOR_RFB_QUALITIES="15,42,80" for the figures; one run by default.
+  std::vector<int> out;
+  if (const char* q = std::getenv("PICTOR_RFB_QUALITIES")) {
+    std::stringstream ss(q);
+    std::string item;
+    while (std::getline(ss, item, ',')) out.push_back(std::stoi(item));
+  }
+  if (out.empty()) out.push_back(80);
+  return out;
+}
+
+double run_seconds() {
+  const char* s = std::getenv("PICTOR_RFB_SECONDS");
+  return s ? std::stod(s) : 3.0;
+}
+
+TEST(RemoteClientSystem, XvncWithTheHookedApp) {
+  test::TestXvnc server("640x360", {"-FrameRate", "120"});
+  for (const int q : qualities()) {
+    Dir dir("xvnc-q" + std::to_string(q));
+    const RunResult r = run_app(server.display(), server.port(), dir, q, run_seconds());
+    EXPECT_EQ(r.rfb.server["continuous_updates"]["enabled"], true) << r.rfb.server.dump(1);
+    EXPECT_GT(r.rfb.server["fences_answered"].get<int>(), 0);
+    check_and_report(r, dir, "Xvnc q" + std::to_string(q));
+  }
+}
+
+TEST(RemoteClientSystem, X11vncOnXvfbWithTheHookedApp) {
+  test::TestXvfb x;  // 640x480: the 640x360 window is inside a larger framebuffer
+  const int port = test::free_tcp_port();
+  test::ChildProcess server({"x11vnc", "-display", x.display(), "-rfbport", std::to_string(port),
+                             "-localhost", "-forever", "-shared", "-nopw", "-defer", "1", "-wait", "1",
+                             "-nowait_bog", "-noxrecord", "-nocursor"},
+                            {});
+  ASSERT_TRUE(test::wait_for_port(port, 20)) << "x11vnc does not listen";
+  for (const int q : qualities()) {
+    Dir dir("x11vnc-q" + std::to_string(q));
+    const RunResult r = run_app(x.display(), port, dir, q, run_seconds());
+    EXPECT_EQ(r.rfb.server["continuous_updates"]["enabled"], false);
+    check_and_report(r, dir, "x11vnc q" + std::to_string(q));
+  }
+}
+
+}  // namespace
+}  // namespace pictor::client
