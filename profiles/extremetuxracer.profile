@@ -1,9 +1,8 @@
 # Extreme Tux Racer 0.8 (Debian package extremetuxracer): slide Tux down a snowy course.
-# Start-up follows the game's menus (registration → game type → practice → race) by keyboard.
-# Checked once (2026-11-29): the game starts, its window is found and the start-up steps run
-# (launch.json has play_start_ns), but with res_type 0 the window is 800x600 placed at 240,340 on
-# the 1280x720 Xvfb screen, so its bottom-left corner (where the marker is) is off screen and the
-# client refuses to drive it. To do: a resolution that fits, or a per-profile marker corner.
+# Start-up follows the game's menus (registration → game type → practice → race) with clicks.
+# The game places its 800x600 window at 240,340 whatever the screen size (res_type 0); on the
+# 1280x720 Xvfb screen its bottom-left corner (where the marker is) would be off screen, so
+# pictor-launch moves it to 0,0 (launch.json notes say so). Figures are for 800x600.
 name = extremetuxracer
 description = Extreme Tux Racer 0.8: slide down a snowy course (practice race)
 package = extremetuxracer
@@ -21,11 +20,14 @@ config_file = .etr/options.txt: [music_volume] 0
 config_file = .etr/options.txt: [sound_volume] 0
 window = Tux Racer
 startup_timeout = 90s
-startup_wait = 4s
-# Registration: Return takes the default player. Game type menu: Down twice focuses "Practice",
-# Return enters it. Race selection: Return starts the race; the course intro then plays.
-startup = key:Return wait:2s key:Down key:Down key:Return wait:2s key:Return wait:12s
+# The menus take a few seconds after the first drawing to accept clicks on a loaded machine.
+startup_wait = 8s
+# Registration: "Enter" (the default player). Game type menu: "Practice". Race selection (Bunny
+# Hill): "Race!"; the course loads and its intro plays. Positions are shares of the 800x600
+# window, found from screenshots (keys do not work here: Return on the focused name field does
+# nothing, and Up/Down change the focused selector).
+startup = click:50%x65% wait:4s click:50%x51% wait:4s click:67%x88% wait:12s
 inputs = Left|Right|Up|Down
 driver = scripted:rate=4,keys=Left|Right|Up|Down,seed=1
 duration = 30s
-load_time = 30s
+load_time = 45s

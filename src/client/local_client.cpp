@@ -4,9 +4,13 @@
 #include <X11/extensions/XTest.h>
 #include <X11/extensions/Xdamage.h>
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <atomic>
@@ -36,6 +40,47 @@ constexpr std::int64_t kMinDriverPeriodNs = 100'000;
 using drivers::Input;
 using drivers::InputKind;
 
+// client_colours.csv: without a marker the client cannot tell frames apart by tag, so it records
+// the mean colour of each capture instead. An app whose response to an input is a colour change
+// of the corner (the `latency` scene flips its background on every event) can then be timed by
+// pixels: this is how the RTT of a session without the marker is measured (docs/client.md).
+class ColourLog {
+ public:
+  explicit ColourLog(const std::string& dir) : path_(dir + "/client_colours.csv") {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw RunError("cannot create " + path_ + ": " + std::strerror(errno));
+    buf_ = "# pictor client_colours schema 1\nseen_ns,r,g,b\n";
+  }
+  ~ColourLog() {
+    flush();
+    ::close(fd_);
+  }
+  ColourLog(const ColourLog&) = delete;
+  ColourLog& operator=(const ColourLog&) = delete;
+  void add(std::int64_t seen_ns, const MeanColour& c) {
+    fmt::format_to(std::back_inserter(buf_), "{},{:.1f},{:.1f},{:.1f}\n", seen_ns, c.r, c.g, c.b);
+  }
+  // Writes what is buffered; the error names the file once a write failed.
+  bool flush() {
+    std::size_t done = 0;
+    while (error_.empty() && done < buf_.size()) {
+      const ssize_t n = ::write(fd_, buf_.data() + done, buf_.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) error_ = "writing " + path_ + " failed: " + std::strerror(errno);
+      else done += static_cast<std::size_t>(n);
+    }
+    buf_.clear();
+    return error_.empty();
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::string buf_;
+  std::string error_;
+};
+
 }  // namespace
 
 struct LocalClient::State {
@@ -49,6 +94,7 @@ struct LocalClient::State {
   std::unique_ptr<XCapture> capture;  // the marker corner, or the whole window for image drivers
   tag::WindowRect window_in_capture;  // where the window lies relative to the captured region
   std::unique_ptr<ClientFiles> files;
+  std::unique_ptr<ColourLog> colours;  // only without a marker
   MarkerTracker tracker;
   std::map<unsigned, unsigned> keycodes;   // keysym → keycode on this display
   std::set<std::pair<bool, unsigned>> held;  // (button?, keysym or button) pressed, not released
@@ -69,6 +115,9 @@ struct LocalClient::State {
   std::int64_t first_frame_deadline_ns = 0;
   std::int64_t warmup_until_ns = -1;
   std::int64_t last_seen_ns = -1;
+  std::int64_t last_colour_flush_ns = 0;
+  Atom launch_starting = None;      // pictor-launch's selection while it starts a game
+  std::int64_t held_since_ns = -1;  // when a launcher was first seen holding the inputs
 
   ~State() {
     if (wake_fd >= 0) ::close(wake_fd);
@@ -83,7 +132,18 @@ struct LocalClient::State {
   void loop();
   void run();
   void release_held();
+  bool launcher_holds();
 };
+
+// pictor-launch (src/suite/launch.cpp) owns this selection while the game loads and goes through
+// its start-up screens; inputs then wait, so that they measure play and the start-up clicks are
+// not disturbed. The X server drops the selection when the launcher exits, so this never holds
+// the client for ever.
+bool LocalClient::State::launcher_holds() {
+  Display* dpy = x->display();
+  if (launch_starting == None) launch_starting = XInternAtom(dpy, "_PICTOR_LAUNCH_STARTING", False);
+  return XGetSelectionOwner(dpy, launch_starting) != None;
+}
 
 // The region to read: just the marker's 64 x 32 px when the driver does not look at pixels.
 // Its cost hardly depends on the window size (8 KiB per read, ~20x less server copying than a
@@ -203,6 +263,7 @@ void LocalClient::State::grab_frame() {
   const auto payload = tag::decode(capture->view(), window_in_capture, options.corner);
   const std::int64_t decoded_ns = monotonic_ns();
   const MarkerTracker::Reading r = tracker.update(payload, stats.inputs_sent);
+  if (colours) colours->add(seen_ns, mean_colour(capture->view()));
   if (r.implausible) ++implausible;
   ++stats.captures;
   if (r.tag) ++stats.markers_read;
@@ -261,6 +322,16 @@ void LocalClient::State::loop() {
     handle_events();
     if (x->lost()) throw RunError("client: lost the connection to X display '" + x->name() + "'");
     std::int64_t now = monotonic_ns();
+    if (!driving && launcher_holds()) {
+      // Start afresh once the launcher lets go: the next frame, then the warm-up.
+      if (held_since_ns < 0) held_since_ns = now;
+      warmup_until_ns = -1;
+      first_frame_deadline_ns = now + static_cast<std::int64_t>(options.first_frame_timeout_s * 1e9);
+    } else if (!driving && held_since_ns >= 0 && warmup_until_ns < 0) {
+      stats.notes.push_back(fmt::format("inputs held for {:.1f} s while pictor-launch started the game",
+                                        static_cast<double>(now - held_since_ns) * 1e-9));
+      held_since_ns = -2;  // noted once
+    }
     if (!driving && warmup_until_ns >= 0 && now >= warmup_until_ns) {
       driving = true;
       next_step_ns = now;
@@ -278,6 +349,10 @@ void LocalClient::State::loop() {
     }
     if (driving && !driver_finished && now >= next_step_ns) drive(now);
     if (!files->flush(now)) throw RunError("client: " + files->error());
+    if (colours && (now - last_colour_flush_ns >= kMaxWaitNs)) {
+      last_colour_flush_ns = now;
+      if (!colours->flush()) throw RunError("client: " + colours->error());
+    }
 
     now = monotonic_ns();
     std::int64_t wait_ns = kMaxWaitNs;
@@ -354,15 +429,18 @@ std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& option
   if (std::string e = s.x->take_error(); !e.empty())
     throw RunError("client: setting up the app window on display '" + options.display + "' failed: " + e);
   s.setup_capture();
-  if (!s.capture) {
+  // A launcher still starting the game may yet move the window on screen (pictor-launch does
+  // when it is not): the capture is set up again when the window moves.
+  if (!s.capture && !s.launcher_holds()) {
     throw RunError(fmt::format(
         "client: the app window ({}x{} at {},{}) does not show its {} corner on the {}x{} screen",
         s.window.width, s.window.height, s.window.x, s.window.y, tag::corner_name(options.corner),
         s.window.screen_width, s.window.screen_height));
   }
-  if (!s.capture->shared_memory())
+  if (s.capture && !s.capture->shared_memory())
     s.stats.notes.push_back("MIT-SHM unavailable: captures use XGetImage");
   s.files = std::make_unique<ClientFiles>(options.out_dir);
+  if (!options.expect_marker) s.colours = std::make_unique<ColourLog>(options.out_dir);
 
   s.wake_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (s.wake_fd < 0) throw RunError("client: eventfd failed");
@@ -409,6 +487,10 @@ ClientStats LocalClient::stop() {
   if (s.files) {
     if (!s.files->flush(0, true) && s.stats.failure.empty()) s.stats.failure = "client: " + s.files->error();
     s.files.reset();
+  }
+  if (s.colours) {
+    if (!s.colours->flush() && s.stats.failure.empty()) s.stats.failure = "client: " + s.colours->error();
+    s.colours.reset();
   }
   s.x.reset();
   if (s.skipped_inputs > 0) {

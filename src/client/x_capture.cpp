@@ -106,4 +106,22 @@ tag::ImageView XCapture::view() const {
                         image_->height, image_->bytes_per_line, tag::PixelFormat::bgrx};
 }
 
+MeanColour mean_colour(const tag::ImageView& image) {
+  if (!image.pixels || image.width <= 0 || image.height <= 0 || image.format != tag::PixelFormat::bgrx ||
+      image.stride < image.width * 4)
+    throw UsageError("mean_colour: needs a non-empty bgrx image");
+  std::uint64_t sum[3] = {0, 0, 0};
+  for (int y = 0; y < image.height; ++y) {
+    const std::uint8_t* p = image.pixels + static_cast<std::ptrdiff_t>(y) * image.stride;
+    for (int x = 0; x < image.width; ++x, p += 4) {
+      sum[0] += p[2];
+      sum[1] += p[1];
+      sum[2] += p[0];
+    }
+  }
+  const double n = static_cast<double>(image.width) * image.height;
+  return MeanColour{static_cast<double>(sum[0]) / n, static_cast<double>(sum[1]) / n,
+                    static_cast<double>(sum[2]) / n};
+}
+
 }  // namespace pictor::client

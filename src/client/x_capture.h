@@ -17,6 +17,16 @@ struct Region {
   int x = 0, y = 0, width = 0, height = 0;
 };
 
+// Mean 8-bit channel values of a captured image.
+struct MeanColour {
+  double r = 0, g = 0, b = 0;
+};
+
+// The mean colour of a bgrx image (what XCapture gives). Without a marker this is what the
+// client records per capture, so an app whose response is a colour change (the `latency` scene)
+// can still be timed (client_colours.csv). Throws UsageError for an empty or non-bgrx image.
+MeanColour mean_colour(const tag::ImageView& image);
+
 class XCapture {
  public:
   // Prepares captures of `region` of `window`. Throws RunError when the window's pixels are not

@@ -3,6 +3,7 @@
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/extensions/XTest.h>
+#include <X11/extensions/Xdamage.h>
 
 #include <atomic>
 #include <chrono>
@@ -84,6 +85,49 @@ std::string window_title(Display* d, ::Window w) {
 
 int ignore_x_errors(Display*, XErrorEvent*) { return 0; }  // windows may vanish while we look
 
+// Tells Pictor's input client (src/client/local_client.cpp checks the same name) that the game
+// is still loading and being steered through its start-up screens: while the selection
+// _PICTOR_LAUNCH_STARTING has an owner, the client holds its inputs. Without this the client's
+// inputs would land in loading screens and measure start-up, not play. A selection rather than
+// a property because the X server drops it by itself when this process dies, so a crashed
+// launcher can never hold the client for ever.
+void hold_client_inputs(Display* d, bool hold) {
+  if (!d) return;
+  static ::Window owner = 0;
+  const Atom selection = XInternAtom(d, "_PICTOR_LAUNCH_STARTING", False);
+  if (hold) {
+    if (!owner) owner = XCreateWindow(d, DefaultRootWindow(d), 0, 0, 1, 1, 0, 0, InputOnly, CopyFromParent, 0, nullptr);
+    XSetSelectionOwner(d, selection, owner, CurrentTime);
+  } else if (owner) {
+    XSetSelectionOwner(d, selection, None, CurrentTime);
+    XDestroyWindow(d, owner);
+    owner = 0;
+  }
+  XFlush(d);
+}
+
+// Waits until the window's contents change (the game's first frame reached the screen) or the
+// deadline passes; true when it did. A game reads input long before it shows anything: a click
+// on a start screen that is not drawn yet is read and thrown away (Neverball under load).
+bool wait_for_first_drawing(Display* d, ::Window w, std::int64_t deadline_ns, runner::Process& game) {
+  int damage_event = 0, damage_error = 0;
+  if (!XDamageQueryExtension(d, &damage_event, &damage_error)) return false;
+  const Damage damage = XDamageCreate(d, w, XDamageReportNonEmpty);
+  XSync(d, False);
+  bool drawn = false;
+  while (!drawn && game.running() && !g_signal.load() && monotonic_ns() < deadline_ns) {
+    while (XPending(d) > 0) {
+      XEvent ev;
+      XNextEvent(d, &ev);
+      if (ev.type == damage_event + XDamageNotify) drawn = true;
+    }
+    if (!drawn) sleep_s(0.02);
+  }
+  XDamageDestroy(d, damage);
+  XSync(d, False);
+  return drawn;
+}
+
 void tap_key(Display* d, const std::string& name) {
   const KeySym sym = XStringToKeysym(name.c_str());
   const KeyCode code = XKeysymToKeycode(d, sym);
@@ -113,6 +157,29 @@ void click_at(Display* d, ::Window w, const StartupStep& step) {
   sleep_s(0.05);
   XTestFakeButtonEvent(d, 1, False, CurrentTime);
   XFlush(d);
+}
+
+// Moves a window that does not lie wholly on the screen to the top-left corner, when it fits
+// there. There is no window manager on Pictor's displays, so the game's own placement stands:
+// Extreme Tux Racer puts its 800x600 window at 240,340 on a 1280x720 screen, and the part below
+// the screen's edge (where the marker is) is never drawn to the screen at all. Returns a note
+// saying what was done, empty when nothing was needed.
+std::string bring_on_screen(Display* d, ::Window w) {
+  XWindowAttributes a;
+  if (!XGetWindowAttributes(d, w, &a)) return "";
+  int x = 0, y = 0;
+  ::Window child;
+  XTranslateCoordinates(d, w, DefaultRootWindow(d), 0, 0, &x, &y, &child);
+  const int sw = DisplayWidth(d, DefaultScreen(d)), sh = DisplayHeight(d, DefaultScreen(d));
+  if (x >= 0 && y >= 0 && x + a.width <= sw && y + a.height <= sh) return "";
+  if (a.width > sw || a.height > sh) {
+    return "the window (" + std::to_string(a.width) + "x" + std::to_string(a.height) + ") is larger than the " +
+           std::to_string(sw) + "x" + std::to_string(sh) + " screen: part of it is never shown";
+  }
+  XMoveWindow(d, w, 0, 0);
+  XSync(d, False);
+  return "moved the window from " + std::to_string(x) + "," + std::to_string(y) + " to 0,0: it did not lie on the " +
+         std::to_string(sw) + "x" + std::to_string(sh) + " screen";
 }
 
 void write_launch_json(const std::string& path, const nlohmann::json& j) {
@@ -193,6 +260,7 @@ int launch(const LaunchOptions& o) {
                         {"start_ns", monotonic_ns()},
                         {"window_found_ns", nullptr},
                         {"window_title", nullptr},
+                        {"first_drawn_ns", nullptr},
                         {"play_start_ns", nullptr},
                         {"startup_steps", p.startup.size()},
                         {"notes", nlohmann::json::array()}};
@@ -201,11 +269,12 @@ int launch(const LaunchOptions& o) {
   std::signal(SIGTERM, on_signal);
   std::signal(SIGINT, on_signal);
   std::signal(SIGHUP, on_signal);
+  Display* d = XOpenDisplay(nullptr);
+  if (d) XSetErrorHandler(ignore_x_errors);
+  hold_client_inputs(d, true);
   runner::Process game = runner::Process::spawn(spawn);
   std::fprintf(stderr, "pictor-launch: started %s (pid %d), home %s\n", spawn.argv[0].c_str(), game.pid(), o.home.c_str());
 
-  Display* d = XOpenDisplay(nullptr);
-  if (d) XSetErrorHandler(ignore_x_errors);
   ::Window window = 0;
   std::string title;
   const std::int64_t deadline = monotonic_ns() + static_cast<std::int64_t>(p.startup_timeout_s * 1e9);
@@ -216,6 +285,15 @@ int launch(const LaunchOptions& o) {
   if (window) {
     record["window_found_ns"] = monotonic_ns();
     record["window_title"] = title;
+    if (const std::string moved = bring_on_screen(d, window); !moved.empty()) {
+      record["notes"].push_back(moved);
+      std::fprintf(stderr, "pictor-launch: %s\n", moved.c_str());
+    }
+    if (wait_for_first_drawing(d, window, deadline, game)) {
+      record["first_drawn_ns"] = monotonic_ns();
+    } else if (!g_signal.load() && game.running()) {
+      record["notes"].push_back("the window was not drawn within startup_timeout; start-up steps sent anyway");
+    }
     sleep_s(p.startup_wait_s);
     try {
       for (const auto& step : p.startup) {
@@ -234,6 +312,9 @@ int launch(const LaunchOptions& o) {
                                 : std::string("cannot open the X display to find the game's window"));
     std::fprintf(stderr, "pictor-launch: %s\n", record["notes"].back().get<std::string>().c_str());
   }
+  // From here on the client may drive the game (also when start-up failed: it then measures
+  // whatever the game shows, as it would without a launcher).
+  hold_client_inputs(d, false);
   if (d) XCloseDisplay(d);
   write_launch_json(o.launch_json, record);
 
