@@ -19,6 +19,8 @@ namespace {
 
 // At most this much of the record stream is lost when the proxy is killed.
 constexpr auto kDrainPeriod = std::chrono::milliseconds(10);
+// proxy.json is a summary: rewriting it on every drain would cost the proxy CPU for nothing.
+constexpr auto kInfoPeriod = std::chrono::seconds(1);
 
 thread_local bool t_writer_thread = false;
 
@@ -132,10 +134,15 @@ void EventWriter::stop() {
 void EventWriter::loop() {
   t_writer_thread = true;
   pthread_setname_np(pthread_self(), "pictor-proxyw");
+  auto next_info = std::chrono::steady_clock::now() + kInfoPeriod;
   while (running_.load(std::memory_order_relaxed)) {
     std::this_thread::sleep_for(kDrainPeriod);
     drain();
-    if (dirty_ || ring_.dropped() != reported_drops_) write_info();
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= next_info && (dirty_ || ring_.dropped() != reported_drops_)) {
+      write_info();
+      next_info = now + kInfoPeriod;
+    }
   }
 }
 
