@@ -196,7 +196,7 @@ TEST(RemoteClientSystem, X11vncOnXvfbWithTheHookedApp) {
     Dir dir("x11vnc-q" + std::to_string(q));
     const RunResult r = run_app(x.display(), port, dir, q, run_seconds());
     EXPECT_EQ(r.rfb.server["continuous_updates"]["enabled"], false);
-    check_and_report(r, dir, "x11vnc q" + std::to_string(q), 25);
+    check_and_report(r, dir, "x11vnc q" + std::to_string(q), 10);
   }
 }
 
