@@ -168,13 +168,25 @@ std::vector<int> qualities() {
   return out;
 }
 
+// PICTOR_XVNC_ARGS / PICTOR_X11VNC_ARGS: the servers' tuning options (space-separated), to
+// compare settings with the same test; the defaults are the ones docs/rfb-client.md recommends.
+std::vector<std::string> server_args(const char* variable, const std::vector<std::string>& fallback) {
+  const char* text = std::getenv(variable);
+  if (!text) return fallback;
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (ss >> item) out.push_back(item);
+  return out;
+}
+
 double run_seconds() {
   const char* s = std::getenv("PICTOR_RFB_SECONDS");
   return s ? std::stod(s) : 3.0;
 }
 
 TEST(RemoteClientSystem, XvncWithTheHookedApp) {
-  test::TestXvnc server("640x360", {"-FrameRate", "120"});
+  test::TestXvnc server("640x360", server_args("PICTOR_XVNC_ARGS", {"-FrameRate", "120"}));
   for (const int q : qualities()) {
     Dir dir("xvnc-q" + std::to_string(q));
     const RunResult r = run_app(server.display(), server.port(), dir, q, run_seconds());
@@ -187,10 +199,12 @@ TEST(RemoteClientSystem, XvncWithTheHookedApp) {
 TEST(RemoteClientSystem, X11vncOnXvfbWithTheHookedApp) {
   test::TestXvfb x;  // 640x480: the 640x360 window is inside a larger framebuffer
   const int port = test::free_tcp_port();
-  test::ChildProcess server({"x11vnc", "-display", x.display(), "-rfbport", std::to_string(port),
-                             "-localhost", "-forever", "-shared", "-nopw", "-defer", "1", "-wait", "1",
-                             "-nowait_bog", "-noxrecord", "-nocursor"},
-                            {});
+  std::vector<std::string> argv = {"x11vnc", "-display", x.display(), "-rfbport", std::to_string(port),
+                                   "-localhost", "-forever", "-shared", "-nopw"};
+  for (const std::string& a : server_args("PICTOR_X11VNC_ARGS", {"-defer", "1", "-wait", "1", "-nowait_bog",
+                                                                 "-noxrecord", "-nocursor"}))
+    argv.push_back(a);
+  test::ChildProcess server(argv, {});
   ASSERT_TRUE(test::wait_for_port(port, 20)) << "x11vnc does not listen";
   for (const int q : qualities()) {
     Dir dir("x11vnc-q" + std::to_string(q));
