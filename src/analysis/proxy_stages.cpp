@@ -240,10 +240,11 @@ void attribute_remote_stages(const RttTimeline& t, std::span<MatchedInput> input
     notes.push_back(fmt::format("{} matched input(s) have no client update ending at their seen_ns: CP and SS unknown",
                                 c.no_update));
   if (c.no_write)
-    notes.push_back(fmt::format("{} update(s) follow no proxy write: CP and SS unknown", c.no_write));
+    notes.push_back(fmt::format("{} input(s) were answered by an update that follows no proxy write: CP and SS unknown",
+                                c.no_write));
   if (c.no_jpeg)
-    notes.push_back(fmt::format("{} update(s) carrying a response frame had no JPEG compression (CopyRect, zlib or raw "
-                                "rectangles): CP and SS unknown for them",
+    notes.push_back(fmt::format("{} input(s) were answered by an update without a JPEG compression (solid, CopyRect, "
+                                "zlib or raw rectangles only): CP and SS unknown for them",
                                 c.no_jpeg));
 }
 
