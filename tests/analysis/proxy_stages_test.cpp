@@ -192,7 +192,7 @@ TEST(ProxyStages, UpdateWithoutCompressionLeavesCpAndSsEmpty) {
   EXPECT_TRUE(std::isnan(m[0].ss_ms));
   EXPECT_DOUBLE_EQ(m[0].cs_ms, 0.1);
   bool noted = false;
-  for (const auto& n : notes) noted |= n.find("no JPEG compression") != std::string::npos;
+  for (const auto& n : notes) noted |= n.find("without a JPEG compression") != std::string::npos;
   EXPECT_TRUE(noted);
   const auto s = rtt_summary(r.t, m, notes);
   EXPECT_TRUE(s["stages_ms"].contains("CS_ms"));
