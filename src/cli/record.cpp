@@ -1,14 +1,68 @@
-// `pictor record`: records a play session for the intelligent client (DESIGN §9). Placeholder
-// until the recording library lands.
+// `pictor record`: records a play session for the intelligent client (DESIGN §9). The work is
+// in icdata::record_session; this file maps options and prints where the recording went.
+#include <cstdio>
+#include <fmt/format.h>
+
 #include "cli/commands.h"
 #include "core/error.h"
+#include "icdata/record.h"
+#include "suite/suite_runner.h"
 
 namespace pictor::cli {
 
-void add_record(CLI::App& app, Context&) {
+namespace {
+struct RecordArgs {
+  std::string target;
+  std::string driver = "reference";
+  std::string duration = "30s";
+  std::string size = "1280x720";
+  std::string frame_size = "256x144";
+  std::string adapter = "local";
+  std::string net;
+  std::uint64_t seed = 1;
+  std::string out;
+};
+}  // namespace
+
+void add_record(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<RecordArgs>();
   auto* cmd = app.add_subcommand("record", "Record a play session (frames, inputs, labels) for training");
-  cmd->allow_extras();
-  cmd->callback([] { throw UsageError("pictor record is not available in this build yet"); });
+  cmd->add_option("target", args->target, "builtin:GAME[:options] or profile:NAME")->required();
+  cmd->add_option("--driver", args->driver,
+                  "who plays: reference (seeded scripted player, built-in games; synthetic), or any driver spec")
+      ->capture_default_str();
+  cmd->add_option("-d,--duration", args->duration, "how long to play")->capture_default_str();
+  cmd->add_option("-s,--size", args->size, "window size WxH")->capture_default_str();
+  cmd->add_option("--frame-size", args->frame_size, "size of the recorded frames WxH")->capture_default_str();
+  cmd->add_option("--adapter", args->adapter, "display/proxy stack: local, xvnc, x11vnc")->capture_default_str();
+  cmd->add_option("--net", args->net, "emulated network (delay=20ms,rate=50mbit)");
+  cmd->add_option("--seed", args->seed, "the reference player's seed")->capture_default_str();
+  cmd->add_option("-o,--out", args->out, "recording directory REC (created)")->required();
+  cmd->footer("Example:\n  pictor record --driver reference builtin:racing:seed=3 -d 30s --out rec-racing");
+  cmd->callback([args, &ctx] {
+    icdata::RecordOptions o;
+    o.run.duration_s = parse_duration_s(args->duration);
+    o.run.size = parse_size(args->size);
+    o.run.adapter = args->adapter;
+    o.run.net = args->net;
+    o.run.quiet = ctx.quiet;
+    if (args->target.rfind("builtin:", 0) == 0) {
+      o.run.builtin = args->target.substr(8);
+    } else if (args->target.rfind("profile:", 0) == 0) {
+      suite::apply_profile_target(args->target.substr(8), o.run);
+    } else {
+      throw UsageError("record: target must be builtin:GAME or profile:NAME, not '" + args->target + "'");
+    }
+    o.target_label = args->target;
+    o.driver = args->driver;
+    o.seed = args->seed;
+    o.out = args->out;
+    o.frame_size = parse_size(args->frame_size);
+    const icdata::RecordResult r = icdata::record_session(o);
+    std::printf("recording %s: %zu frames, %zu inputs, %zu labelled frames (session %s)\n", r.dir.c_str(), r.frames,
+                r.inputs, r.labelled, r.session.dir.c_str());
+    if (r.session.exit_code != 0) throw RunError(r.session.failure);
+  });
 }
 
 }  // namespace pictor::cli

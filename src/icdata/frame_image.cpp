@@ -1,0 +1,158 @@
+#include "icdata/frame_image.h"
+
+#include <turbojpeg.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+
+#include "core/error.h"
+
+namespace pictor::icdata {
+
+namespace {
+
+struct Channels {
+  int r, g, b;
+};
+
+Channels channels_of(tag::PixelFormat f) {
+  switch (f) {
+    case tag::PixelFormat::bgrx: return {2, 1, 0};
+    case tag::PixelFormat::rgbx: return {0, 1, 2};
+    case tag::PixelFormat::xrgb: return {1, 2, 3};
+    case tag::PixelFormat::xbgr: return {3, 2, 1};
+    case tag::PixelFormat::rgb: return {0, 1, 2};
+    case tag::PixelFormat::bgr: return {2, 1, 0};
+    case tag::PixelFormat::gray: return {0, 0, 0};
+  }
+  return {0, 1, 2};
+}
+
+// Source ranges [lo, hi) for each output coordinate: integer bounds of the covered area, at
+// least one pixel wide so upscaling repeats pixels.
+std::vector<std::pair<int, int>> spans(int in, int out) {
+  std::vector<std::pair<int, int>> s(static_cast<std::size_t>(out));
+  for (int i = 0; i < out; ++i) {
+    int lo = static_cast<int>(static_cast<std::int64_t>(i) * in / out);
+    int hi = static_cast<int>(static_cast<std::int64_t>(i + 1) * in / out);
+    if (hi <= lo) hi = lo + 1;
+    if (hi > in) hi = in, lo = in - 1;
+    s[static_cast<std::size_t>(i)] = {lo, hi};
+  }
+  return s;
+}
+
+struct TjDeleter {
+  void operator()(void* h) const { tjDestroy(h); }
+};
+using TjHandle = std::unique_ptr<void, TjDeleter>;
+
+}  // namespace
+
+Rgb pixel_rgb(const tag::ImageView& image, int x, int y) {
+  const Channels c = channels_of(image.format);
+  const std::uint8_t* p = image.pixels + static_cast<std::ptrdiff_t>(y) * image.stride + x * tag::bytes_per_pixel(image.format);
+  return {p[c.r], p[c.g], p[c.b]};
+}
+
+RgbImage downscale_rgb(const tag::ImageView& image, Size out) {
+  if (!image.pixels || image.width <= 0 || image.height <= 0 || out.width <= 0 || out.height <= 0)
+    throw UsageError("downscale: empty image or size");
+  const Channels c = channels_of(image.format);
+  const int bpp = tag::bytes_per_pixel(image.format);
+  const auto xs = spans(image.width, out.width), ys = spans(image.height, out.height);
+  RgbImage r{out.width, out.height, std::vector<std::uint8_t>(static_cast<std::size_t>(out.width) * static_cast<std::size_t>(out.height) * 3)};
+  std::vector<std::uint32_t> acc(static_cast<std::size_t>(out.width) * 3);
+  for (int oy = 0; oy < out.height; ++oy) {
+    std::fill(acc.begin(), acc.end(), 0u);
+    const auto [y0, y1] = ys[static_cast<std::size_t>(oy)];
+    for (int y = y0; y < y1; ++y) {
+      const std::uint8_t* row = image.pixels + static_cast<std::ptrdiff_t>(y) * image.stride;
+      for (int ox = 0; ox < out.width; ++ox) {
+        const auto [x0, x1] = xs[static_cast<std::size_t>(ox)];
+        std::uint32_t sr = 0, sg = 0, sb = 0;
+        for (int x = x0; x < x1; ++x) {
+          const std::uint8_t* p = row + x * bpp;
+          sr += p[c.r];
+          sg += p[c.g];
+          sb += p[c.b];
+        }
+        auto* a = &acc[static_cast<std::size_t>(ox) * 3];
+        a[0] += sr;
+        a[1] += sg;
+        a[2] += sb;
+      }
+    }
+    for (int ox = 0; ox < out.width; ++ox) {
+      const auto [x0, x1] = xs[static_cast<std::size_t>(ox)];
+      const std::uint32_t n = static_cast<std::uint32_t>((x1 - x0) * (y1 - y0));
+      const auto* a = &acc[static_cast<std::size_t>(ox) * 3];
+      auto* d = &r.rgb[(static_cast<std::size_t>(oy) * static_cast<std::size_t>(out.width) + static_cast<std::size_t>(ox)) * 3];
+      for (int k = 0; k < 3; ++k) d[k] = static_cast<std::uint8_t>((a[k] + n / 2) / n);
+    }
+  }
+  return r;
+}
+
+std::vector<std::uint8_t> encode_jpeg(const RgbImage& image, int quality) {
+  TjHandle tj(tjInitCompress());
+  if (!tj) throw RunError("libturbojpeg: cannot start a compressor");
+  unsigned char* buf = nullptr;
+  unsigned long size = 0;
+  if (tjCompress2(tj.get(), image.rgb.data(), image.width, image.width * 3, image.height, TJPF_RGB, &buf, &size,
+                  TJSAMP_420, quality, TJFLAG_FASTDCT) != 0) {
+    const std::string why = tjGetErrorStr2(tj.get());
+    if (buf) tjFree(buf);
+    throw RunError("libturbojpeg: " + why);
+  }
+  std::vector<std::uint8_t> out(buf, buf + size);
+  tjFree(buf);
+  return out;
+}
+
+RgbImage decode_jpeg(const std::vector<std::uint8_t>& jpeg, const std::string& name) {
+  TjHandle tj(tjInitDecompress());
+  if (!tj) throw RunError("libturbojpeg: cannot start a decompressor");
+  int w = 0, h = 0, sub = 0, cs = 0;
+  if (jpeg.empty() || tjDecompressHeader3(tj.get(), jpeg.data(), jpeg.size(), &w, &h, &sub, &cs) != 0)
+    throw UsageError(name + ": not a JPEG image");
+  RgbImage r{w, h, std::vector<std::uint8_t>(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3)};
+  if (tjDecompress2(tj.get(), jpeg.data(), jpeg.size(), r.rgb.data(), w, w * 3, h, TJPF_RGB, 0) != 0)
+    throw UsageError(name + ": cannot decode JPEG: " + tjGetErrorStr2(tj.get()));
+  return r;
+}
+
+RgbImage read_jpeg_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(path + ": not found");
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  return decode_jpeg(bytes, path);
+}
+
+void write_file_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw RunError("cannot write " + path);
+}
+
+GrayThumb gray_thumbnail(const tag::ImageView& image, Size size) {
+  const RgbImage small = downscale_rgb(image, size);
+  GrayThumb g{size.width, size.height, std::vector<std::uint8_t>(static_cast<std::size_t>(size.width) * static_cast<std::size_t>(size.height))};
+  for (std::size_t i = 0; i < g.luma.size(); ++i) {
+    const double y = 0.299 * small.rgb[i * 3] + 0.587 * small.rgb[i * 3 + 1] + 0.114 * small.rgb[i * 3 + 2];
+    g.luma[i] = static_cast<std::uint8_t>(std::lround(y));
+  }
+  return g;
+}
+
+double mean_abs_difference(const GrayThumb& a, const GrayThumb& b) {
+  if (a.width != b.width || a.height != b.height || a.luma.size() != b.luma.size() || a.luma.empty())
+    throw UsageError("frame comparison: thumbnails differ in size");
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < a.luma.size(); ++i) sum += static_cast<std::uint64_t>(std::abs(int(a.luma[i]) - int(b.luma[i])));
+  return static_cast<double>(sum) / static_cast<double>(a.luma.size());
+}
+
+}  // namespace pictor::icdata

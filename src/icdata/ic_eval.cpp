@@ -1,0 +1,248 @@
+#include "icdata/ic_eval.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/csv.h"
+#include "analysis/rtt.h"
+#include "analysis/stats.h"
+#include "core/error.h"
+#include "icdata/distribution_distance.h"
+#include "icdata/recording.h"
+
+namespace pictor::icdata {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw UsageError(p.string() + ": not found");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+// Reads a Pictor CSV (comment lines first, then a header) and calls f(row, header) per row.
+template <class F>
+void for_each_row(const fs::path& path, F f) {
+  const std::string text = read_text(path);
+  analysis::CsvReader reader(text, path.string());
+  analysis::CsvRow row;
+  std::unique_ptr<analysis::CsvHeader> header;
+  std::vector<std::string> notes;
+  while (reader.next(row)) {
+    if (!row.fields.empty() && !row.fields[0].empty() && row.fields[0][0] == '#') continue;
+    if (!header) {
+      header = std::make_unique<analysis::CsvHeader>(row, path.string());
+      continue;
+    }
+    if (!analysis::check_row_width(row, *header, notes)) continue;
+    f(row, *header);
+  }
+  if (!header) analysis::fail_at(path.string(), 1, "no header line");
+}
+
+std::string label_of(const std::string& spec) {
+  const auto colon = spec.find(':');
+  return spec.substr(0, colon);
+}
+
+std::string safe_name(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
+  return out.substr(0, 24);
+}
+
+}  // namespace
+
+nlohmann::json read_final_state(const std::string& state_csv) {
+  if (!fs::exists(state_csv)) return nullptr;
+  nlohmann::json last = nullptr;
+  for_each_row(state_csv, [&](const analysis::CsvRow& row, const analysis::CsvHeader& h) {
+    nlohmann::json j = nlohmann::json::object();
+    for (std::size_t c = 0; c < h.size(); ++c) {
+      const std::string& t = row.fields[c];
+      char* end = nullptr;
+      const double v = std::strtod(t.c_str(), &end);
+      if (!t.empty() && end == t.c_str() + t.size() && std::isfinite(v)) j[h.name(c)] = v;
+      else j[h.name(c)] = t;
+    }
+    last = std::move(j);
+  });
+  return last;
+}
+
+SessionOutcome read_session_outcome(const std::string& session_dir) {
+  const fs::path d(session_dir);
+  SessionOutcome o;
+  for_each_row(d / "inputs.csv", [&](const analysis::CsvRow& row, const analysis::CsvHeader& h) {
+    ++o.inputs_sent;
+    const std::string& kind = row.fields[h.require("kind")];
+    if (kind == "key_press" || kind == "button_press") ++o.presses;
+    if (row.fields[h.require("status")] == "matched") {
+      const auto rtt = analysis::field_optional_double(row, h, h.require("rtt_ms"));
+      if (rtt) o.rtt_ms.push_back(*rtt);
+    }
+  });
+  if (fs::exists(d / "run.json")) {
+    try {
+      const auto run = nlohmann::json::parse(read_text(d / "run.json"));
+      if (run.contains("duration_measured_s") && run["duration_measured_s"].is_number())
+        o.duration_s = run["duration_measured_s"].get<double>();
+      if (run.contains("client") && run["client"].contains("motions_sent"))
+        o.motions = run["client"]["motions_sent"].get<std::size_t>();
+      if (run.contains("driver") && run["driver"].is_string()) o.driver = run["driver"].get<std::string>();
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError((d / "run.json").string() + ": " + e.what());
+    }
+  }
+  o.state = read_final_state((d / "state.csv").string());
+  return o;
+}
+
+double actions_per_minute(const SessionOutcome& o) {
+  if (!(o.duration_s > 0)) return NAN;
+  return static_cast<double>(o.presses + o.motions) / (o.duration_s / 60.0);
+}
+
+nlohmann::json compare_row(const std::string& label, const SessionOutcome& o, const SessionOutcome& ref) {
+  namespace st = analysis::stats;
+  const double mean = st::mean(o.rtt_ms), ref_mean = st::mean(ref.rtt_ms);
+  const std::vector<double> s = st::sorted(o.rtt_ms);
+  return {{"driver", label},
+          {"spec", o.driver},
+          {"n", o.rtt_ms.size()},
+          {"inputs_sent", o.inputs_sent},
+          {"mean_ms", number_or_null(mean)},
+          {"mean_error_pct", number_or_null((mean - ref_mean) / ref_mean * 100.0)},
+          {"p1_ms", number_or_null(st::percentile_sorted(s, 1))},
+          {"p25_ms", number_or_null(st::percentile_sorted(s, 25))},
+          {"p50_ms", number_or_null(st::percentile_sorted(s, 50))},
+          {"p75_ms", number_or_null(st::percentile_sorted(s, 75))},
+          {"p99_ms", number_or_null(st::percentile_sorted(s, 99))},
+          {"ks", number_or_null(ks_statistic(o.rtt_ms, ref.rtt_ms))},
+          {"wasserstein_ms", number_or_null(wasserstein_1d(o.rtt_ms, ref.rtt_ms))},
+          {"apm", number_or_null(actions_per_minute(o))},
+          {"state", o.state}};
+}
+
+nlohmann::json run_ic_eval(const EvalOptions& options) {
+  if (options.drivers.empty()) throw UsageError("ic eval: --drivers lists no driver");
+  if (options.reference.empty()) throw UsageError("ic eval: --reference REC|DRIVER is required");
+  const fs::path out = options.out.empty() ? fs::path("pictor-out") / "ic-eval" : fs::path(options.out);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) throw UsageError(fmt::format("cannot create {}: {}", out.string(), ec.message()));
+  const bool ref_is_rec = fs::exists(fs::path(options.reference) / "recording.json");
+  const std::string game = options.run.builtin.substr(0, options.run.builtin.find(':'));
+  const bool has_truth = game == "racing" || game == "shooter" || game == "strategy";
+
+  struct Run {
+    std::string label, spec;
+    bool reference = false;
+  };
+  std::vector<Run> runs;
+  if (!ref_is_rec) runs.push_back({"reference", options.reference, true});
+  for (const auto& d : options.drivers) runs.push_back({label_of(d), d, false});
+  // Check every spec before the first session starts (a typo should not cost a whole run).
+  for (const auto& r : runs)
+    if (r.spec != "reference" && r.spec.rfind("reference:", 0) != 0) drivers::make_driver(r.spec);
+
+  SessionOutcome reference;
+  std::string reference_source;
+  nlohmann::json sessions = nlohmann::json::array();
+  std::vector<std::pair<std::string, SessionOutcome>> outcomes;
+  if (ref_is_rec) {
+    const Recording rec = read_recording(options.reference);
+    reference = read_session_outcome((fs::path(options.reference) / rec.info.session).string());
+    reference_source = fs::absolute(options.reference).lexically_normal().string();
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const fs::path dir = out / fmt::format("{:02d}-{}", i, safe_name(runs[i].label));
+    runner::RunOptions o = options.run;
+    o.out_dir = dir.string();
+    std::string spec = runs[i].spec;
+    const fs::path abs = fs::absolute(dir);
+    if (has_truth) {
+      std::string extra = fmt::format("state={}", (abs / "state.csv").string());
+      if (spec == "reference" || spec.rfind("reference:", 0) == 0) {
+        extra += fmt::format(",truth={}", (abs / "truth").string());
+        const std::string more = spec.size() > 10 ? "," + spec.substr(10) : "";
+        spec = fmt::format("reference:game={},seed={},truth={}{}", game, options.seed, (abs / "truth").string(), more);
+      }
+      o.builtin += (o.builtin.find(':') == std::string::npos ? ":" : ",") + extra;
+    }
+    o.driver = spec;
+    if (!options.run.quiet) std::fprintf(stderr, "pictor: ic eval: %s (%s)\n", runs[i].label.c_str(), spec.c_str());
+    const runner::RunResult r = runner::run_session(o);
+    nlohmann::json s{{"driver", runs[i].label}, {"spec", spec}, {"session", abs.lexically_normal().string()},
+                     {"exit_code", r.exit_code}, {"failure", r.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.failure)}};
+    sessions.push_back(s);
+    SessionOutcome outcome;
+    try {
+      outcome = read_session_outcome(dir.string());
+    } catch (const UsageError& e) {
+      sessions.back()["failure"] = e.what();
+    }
+    if (runs[i].reference) {
+      reference = outcome;
+      reference_source = spec;
+    }
+    outcomes.emplace_back(runs[i].label, std::move(outcome));
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  nlohmann::json ref_row = compare_row("reference", reference, reference);
+  ref_row["source"] = reference_source;
+  rows.push_back(ref_row);
+  for (std::size_t i = 0; i < outcomes.size(); ++i)
+    if (!runs[i].reference) rows.push_back(compare_row(outcomes[i].first, outcomes[i].second, reference));
+  const nlohmann::json eval{{"schema", 1},
+                            {"benchmark", options.target_label},
+                            {"adapter", options.run.adapter},
+                            {"net", options.run.net},
+                            {"duration_s", options.run.duration_s},
+                            {"reference", reference_source},
+                            {"rows", rows},
+                            {"sessions", sessions},
+                            {"definitions",
+                             {{"mean_error_pct", "(mean RTT - reference mean RTT) / reference mean RTT * 100"},
+                              {"ks", "two-sample Kolmogorov-Smirnov statistic, sup |F_driver - F_reference|"},
+                              {"wasserstein_ms", "1-D Wasserstein distance, integral of |F_driver - F_reference| dx"},
+                              {"apm", "key/button presses + pointer motions sent per minute of session"}}}};
+  std::ofstream(out / "ic_eval.json") << eval.dump(2) << "\n";
+  return eval;
+}
+
+std::string format_ic_eval(const nlohmann::json& eval) {
+  auto num = [](const nlohmann::json& v, const char* f) {
+    return v.is_number() ? fmt::format(fmt::runtime(f), v.get<double>()) : std::string("-");
+  };
+  std::string s = fmt::format("{} — RTT by driver vs reference ({})\n", eval.value("benchmark", ""), eval.value("reference", ""));
+  s += fmt::format("{:<14}{:>6}{:>9}{:>9}{:>8}{:>8}{:>8}{:>8}{:>8}{:>9}{:>8}  {}\n", "driver", "n", "mean ms",
+                   "err %", "p1", "p25", "p75", "p99", "KS", "W1 ms", "APM", "outcome");
+  for (const auto& r : eval["rows"]) {
+    std::string outcome = "-";
+    if (r["state"].is_object()) {
+      outcome.clear();
+      for (const char* k : {"score", "hits", "laps", "kills", "resources", "deaths"})
+        if (r["state"].contains(k) && r["state"][k].is_number())
+          outcome += fmt::format("{}{}={:g}", outcome.empty() ? "" : " ", k, r["state"][k].get<double>());
+    }
+    s += fmt::format("{:<14}{:>6}{:>9}{:>9}{:>8}{:>8}{:>8}{:>8}{:>8}{:>9}{:>8}  {}\n", r["driver"].get<std::string>(),
+                     r["n"].get<std::size_t>(), num(r["mean_ms"], "{:.1f}"), num(r["mean_error_pct"], "{:+.1f}"),
+                     num(r["p1_ms"], "{:.1f}"), num(r["p25_ms"], "{:.1f}"), num(r["p75_ms"], "{:.1f}"),
+                     num(r["p99_ms"], "{:.1f}"), num(r["ks"], "{:.3f}"), num(r["wasserstein_ms"], "{:.2f}"),
+                     num(r["apm"], "{:.0f}"), outcome);
+  }
+  return s;
+}
+
+}  // namespace pictor::icdata

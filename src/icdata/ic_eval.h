@@ -1,0 +1,52 @@
+// `pictor ic eval`: runs several input drivers on the same benchmark and compares each one's RTT
+// distribution and game outcome with a reference's (paper table 3). Writes ic_eval.json.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "runner/session.h"
+
+namespace pictor::icdata {
+
+// What one session gives the comparison; read from a session directory.
+struct SessionOutcome {
+  std::vector<double> rtt_ms;       // inputs.csv, matched inputs only
+  std::size_t inputs_sent = 0;      // tracked inputs (client_inputs.csv rows)
+  std::size_t presses = 0;          // key and button presses among them
+  std::size_t motions = 0;          // pointer motions (run.json client.motions_sent)
+  double duration_s = NAN;          // run.json duration_measured_s
+  nlohmann::json state = nullptr;   // the state log's last row, columns by name; null: no log
+  std::string driver;               // run.json driver
+};
+// Throws UsageError naming the file when inputs.csv is missing or malformed.
+SessionOutcome read_session_outcome(const std::string& session_dir);
+// The last row of a game state log (docs/games.md) as {column: number or text}; null when the
+// file does not exist. Throws UsageError "<path>:<line>: ..." for a malformed log.
+nlohmann::json read_final_state(const std::string& state_csv);
+
+// Actions per minute: key/button presses plus pointer motions sent, per minute of the session.
+double actions_per_minute(const SessionOutcome& o);
+
+// One row of the comparison against `reference`: n, mean, mean_error_pct (signed, % of the
+// reference mean), p1/p25/p50/p75/p99, ks, wasserstein_ms, apm, state.
+nlohmann::json compare_row(const std::string& label, const SessionOutcome& o, const SessionOutcome& reference);
+
+struct EvalOptions {
+  runner::RunOptions run;             // builtin or command, duration, size, adapter, net, quiet
+  std::string target_label;           // "builtin:racing:seed=3"
+  std::string reference;              // REC directory, or a driver spec to run first
+  std::vector<std::string> drivers;   // specs; "reference" means the seeded reference player
+  std::uint64_t seed = 1;             // the reference player's seed when run as a driver
+  std::string out;                    // directory for the sessions and ic_eval.json
+};
+
+// Runs the sessions (OUT/NN-NAME), returns and writes OUT/ic_eval.json. Throws UsageError for
+// bad options; a failed session stays in the table with its failure.
+nlohmann::json run_ic_eval(const EvalOptions& options);
+
+// Table 3 as text: one line per driver.
+std::string format_ic_eval(const nlohmann::json& eval);
+
+}  // namespace pictor::icdata
