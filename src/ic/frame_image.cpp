@@ -1,0 +1,108 @@
+#include "ic/frame_image.h"
+
+#include <turbojpeg.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <memory>
+
+#include "core/error.h"
+
+namespace pictor::ic {
+
+tag::ImageView RgbImage::view() const {
+  return tag::ImageView{rgb.data(), width, height, width * 3, tag::PixelFormat::rgb};
+}
+
+namespace {
+
+struct TjDeleter {
+  void operator()(void* h) const { tjDestroy(h); }
+};
+using TjHandle = std::unique_ptr<void, TjDeleter>;
+
+// Byte offsets of R, G, B inside one pixel of each format (gray: all three the same byte).
+struct Channels {
+  int r, g, b;
+};
+Channels channels_of(tag::PixelFormat f) {
+  switch (f) {
+    case tag::PixelFormat::bgrx: return {2, 1, 0};
+    case tag::PixelFormat::rgbx: return {0, 1, 2};
+    case tag::PixelFormat::xrgb: return {1, 2, 3};
+    case tag::PixelFormat::xbgr: return {3, 2, 1};
+    case tag::PixelFormat::rgb: return {0, 1, 2};
+    case tag::PixelFormat::bgr: return {2, 1, 0};
+    case tag::PixelFormat::gray: return {0, 0, 0};
+  }
+  return {0, 1, 2};
+}
+
+}  // namespace
+
+RgbImage decode_jpeg_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("{}: cannot read the frame image", path));
+  const std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  TjHandle tj(tjInitDecompress());
+  if (!tj) throw RunError("libturbojpeg: cannot create a decompressor");
+  int w = 0, h = 0, subsamp = 0, colorspace = 0;
+  if (data.empty() || tjDecompressHeader3(tj.get(), data.data(), data.size(), &w, &h, &subsamp, &colorspace) != 0)
+    throw UsageError(fmt::format("{}: not a JPEG image", path));
+  RgbImage img;
+  img.width = w;
+  img.height = h;
+  img.rgb.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3);
+  if (tjDecompress2(tj.get(), data.data(), data.size(), img.rgb.data(), w, w * 3, h, TJPF_RGB, 0) != 0)
+    throw UsageError(fmt::format("{}: damaged JPEG ({})", path, tjGetErrorStr2(tj.get())));
+  return img;
+}
+
+std::vector<std::uint8_t> encode_jpeg(const RgbImage& image, int quality) {
+  TjHandle tj(tjInitCompress());
+  if (!tj) throw RunError("libturbojpeg: cannot create a compressor");
+  unsigned char* buf = nullptr;
+  unsigned long size = 0;
+  if (tjCompress2(tj.get(), image.rgb.data(), image.width, image.width * 3, image.height, TJPF_RGB, &buf, &size,
+                  TJSAMP_420, quality, 0) != 0)
+    throw RunError(fmt::format("libturbojpeg: {}", tjGetErrorStr2(tj.get())));
+  std::vector<std::uint8_t> out(buf, buf + size);
+  tjFree(buf);
+  return out;
+}
+
+void downscale_planar(const tag::ImageView& image, int out_w, int out_h, std::uint8_t* out) {
+  const Channels ch = channels_of(image.format);
+  const int bpp = tag::bytes_per_pixel(image.format);
+  const std::size_t plane = static_cast<std::size_t>(out_w) * static_cast<std::size_t>(out_h);
+  for (int oy = 0; oy < out_h; ++oy) {
+    const int y0 = oy * image.height / out_h;
+    const int y1 = std::max(y0 + 1, (oy + 1) * image.height / out_h);
+    const int ystep = std::max(1, (y1 - y0 + kMaxSamplesPerAxis - 1) / kMaxSamplesPerAxis);
+    for (int ox = 0; ox < out_w; ++ox) {
+      const int x0 = ox * image.width / out_w;
+      const int x1 = std::max(x0 + 1, (ox + 1) * image.width / out_w);
+      const int xstep = std::max(1, (x1 - x0 + kMaxSamplesPerAxis - 1) / kMaxSamplesPerAxis);
+      unsigned r = 0, g = 0, b = 0, n = 0;
+      for (int y = y0; y < y1; y += ystep) {
+        const std::uint8_t* row = image.pixels + static_cast<std::ptrdiff_t>(y) * image.stride;
+        for (int x = x0; x < x1; x += xstep) {
+          const std::uint8_t* p = row + x * bpp;
+          r += p[ch.r];
+          g += p[ch.g];
+          b += p[ch.b];
+          ++n;
+        }
+      }
+      const std::size_t i = static_cast<std::size_t>(oy) * static_cast<std::size_t>(out_w) + static_cast<std::size_t>(ox);
+      out[i] = static_cast<std::uint8_t>((r + n / 2) / n);
+      out[plane + i] = static_cast<std::uint8_t>((g + n / 2) / n);
+      out[2 * plane + i] = static_cast<std::uint8_t>((b + n / 2) / n);
+    }
+  }
+}
+
+}  // namespace pictor::ic

@@ -1,0 +1,184 @@
+#include "ic/ic_driver.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "ic/frame_image.h"
+#include "ic/model.h"
+
+namespace pictor::ic {
+
+IcDriverOptions parse_ic_driver_args(std::string_view args, std::string_view spec) {
+  IcDriverOptions o;
+  const auto comma = args.find(',');
+  o.model = std::string(args.substr(0, comma));
+  if (o.model.empty()) throw UsageError(fmt::format("driver '{}': expected ic:MODEL_DIR[,option=value...]", spec));
+  if (comma == std::string_view::npos) return o;
+  for (const auto& [key, value] : drivers::parse_driver_options(args.substr(comma + 1), spec)) {
+    auto number = [&, &k = key, &val = value](double lo, double hi) {
+      double v = 0;
+      const auto [end, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
+      if (ec != std::errc() || end != val.data() + val.size() || !(v >= lo && v <= hi))
+        throw UsageError(fmt::format("driver '{}': {}={} is not a number in {}..{}", spec, k, val, lo, hi));
+      return v;
+    };
+    if (key == "hold") {
+      o.hold = number(0.0, 1.0);
+    } else if (key == "fps") {
+      o.fps = number(0.1, 1000.0);
+    } else if (key == "motion") {
+      if (value != "on" && value != "off")
+        throw UsageError(fmt::format("driver '{}': motion must be on or off", spec));
+      o.motion = value == "on";
+    } else {
+      throw UsageError(fmt::format("driver '{}': unknown option '{}' (hold, fps, motion)", spec, key));
+    }
+  }
+  return o;
+}
+
+namespace {
+
+// Per-stage durations in ns, summarised for the report.
+struct StageTimes {
+  std::vector<std::int64_t> ns;
+  nlohmann::json summary() const {
+    if (ns.empty()) return nullptr;
+    std::vector<std::int64_t> s = ns;
+    std::sort(s.begin(), s.end());
+    auto pct = [&](double p) {
+      const auto i = static_cast<std::size_t>(std::ceil(p * static_cast<double>(s.size()))) - 1;
+      return static_cast<double>(s[std::min(i, s.size() - 1)]) / 1e6;
+    };
+    double sum = 0;
+    for (const auto v : s) sum += static_cast<double>(v);
+    return {{"mean", sum / static_cast<double>(s.size()) / 1e6}, {"p50", pct(0.5)}, {"p99", pct(0.99)}, {"max", pct(1.0)}};
+  }
+};
+
+class IcDriver final : public drivers::Driver {
+ public:
+  IcDriver(IcDriverOptions options, Model model)
+      : options_(std::move(options)), model_(std::move(model)), period_ns_(static_cast<std::int64_t>(1e9 / options_.fps)) {
+    const ModelManifest& m = model_.manifest();
+    for (const std::string& name : m.vocabulary) vocabulary_.push_back(drivers::parse_input_code(name));
+    held_.assign(vocabulary_.size(), false);
+    planar_.resize(3 * static_cast<std::size_t>(m.shape.input_width) * static_cast<std::size_t>(m.shape.input_height));
+  }
+
+  std::string spec() const override {
+    return fmt::format("ic:{},hold={},fps={},motion={}", options_.model, options_.hold, options_.fps,
+                       options_.motion ? "on" : "off");
+  }
+  std::vector<drivers::InputCode> vocabulary() const override { return vocabulary_; }
+  bool wants_image() const override { return true; }
+
+  drivers::Step step(const drivers::ClientView& view) override {
+    drivers::Step out;
+    if (first_ns_ < 0) first_ns_ = view.now_ns;
+    last_ns_ = view.now_ns;
+    out.next_ns = view.now_ns + period_ns_;
+    if (!view.image || view.frames_seen == frames_seen_) return out;
+    // Rate limit: a frame newer than the last one looked at waits until the period has passed.
+    if (last_decision_ns_ >= 0 && view.now_ns - last_decision_ns_ < period_ns_) {
+      out.next_ns = last_decision_ns_ + period_ns_;
+      return out;
+    }
+    frames_skipped_ += frames_seen_ == 0 ? 0 : view.frames_seen - frames_seen_ - 1;
+    frames_seen_ = view.frames_seen;
+    last_decision_ns_ = view.now_ns;
+    decide(*view.image, out.send);
+    actions_ += out.send.size();
+    return out;
+  }
+
+  nlohmann::json report() const override {
+    nlohmann::json apm = nullptr;
+    const double minutes = static_cast<double>(last_ns_ - first_ns_) / 60e9;
+    if (first_ns_ >= 0 && minutes > 0) apm = static_cast<double>(actions_) / minutes;
+    return {{"driver", "ic"},
+            {"model", options_.model},
+            {"frames_processed", frames_processed_},
+            {"frames_skipped", frames_skipped_},
+            {"actions", actions_},
+            {"actions_per_minute", apm},
+            {"detections_per_frame", frames_processed_ ? nlohmann::json(static_cast<double>(detections_) / static_cast<double>(frames_processed_)) : nlohmann::json(nullptr)},
+            {"inference_ms", {{"downscale", downscale_.summary()},
+                              {"detect", detect_.summary()},
+                              {"policy", policy_.summary()},
+                              {"total", total_.summary()}}},
+            {"threads", 1}};
+  }
+
+ private:
+  void decide(const tag::ImageView& image, std::vector<drivers::Input>& send) {
+    const ModelManifest& m = model_.manifest();
+    const std::int64_t t0 = monotonic_ns();
+    downscale_planar(image, m.shape.input_width, m.shape.input_height, planar_.data());
+    const std::int64_t t1 = monotonic_ns();
+    const std::vector<Detection> objects = model_.detect(planar_.data());
+    const std::int64_t t2 = monotonic_ns();
+    const PolicyOutput p = model_.policy_step(frame_features(objects, m.features));
+    const std::int64_t t3 = monotonic_ns();
+    downscale_.ns.push_back(t1 - t0);
+    detect_.ns.push_back(t2 - t1);
+    policy_.ns.push_back(t3 - t2);
+    total_.ns.push_back(t3 - t0);
+    ++frames_processed_;
+    detections_ += objects.size();
+    for (std::size_t k = 0; k < vocabulary_.size(); ++k) {
+      const bool want = p.held_probability[k] >= options_.hold;
+      if (want == held_[k]) continue;
+      const drivers::InputCode& c = vocabulary_[k];
+      const drivers::InputKind kind = c.button ? (want ? drivers::InputKind::button_press : drivers::InputKind::button_release)
+                                               : (want ? drivers::InputKind::key_press : drivers::InputKind::key_release);
+      send.push_back(drivers::Input{kind, c.code, -1, -1});
+      held_[k] = want;
+    }
+    if (options_.motion && m.motion_scale > 0) move_pointer(image, p, send);
+  }
+
+  // The learnt motion is a fraction of the window; whole pixels are sent, the remainder carried.
+  void move_pointer(const tag::ImageView& image, const PolicyOutput& p, std::vector<drivers::Input>& send) {
+    if (pointer_x_ < 0) {
+      pointer_x_ = image.width / 2.0;
+      pointer_y_ = image.height / 2.0;
+    }
+    const double x = std::clamp(pointer_x_ + static_cast<double>(p.dx) * image.width, 0.0, image.width - 1.0);
+    const double y = std::clamp(pointer_y_ + static_cast<double>(p.dy) * image.height, 0.0, image.height - 1.0);
+    const int ix = static_cast<int>(std::lround(x)), iy = static_cast<int>(std::lround(y));
+    pointer_x_ = x;
+    pointer_y_ = y;
+    if (ix == sent_x_ && iy == sent_y_) return;
+    send.push_back(drivers::Input{drivers::InputKind::pointer_motion, 0, ix, iy});
+    sent_x_ = ix;
+    sent_y_ = iy;
+  }
+
+  IcDriverOptions options_;
+  Model model_;
+  std::int64_t period_ns_;
+  std::vector<drivers::InputCode> vocabulary_;
+  std::vector<bool> held_;
+  std::vector<std::uint8_t> planar_;
+  std::uint64_t frames_seen_ = 0;
+  std::int64_t last_decision_ns_ = -1;
+  std::int64_t first_ns_ = -1, last_ns_ = -1;
+  double pointer_x_ = -1, pointer_y_ = -1;
+  int sent_x_ = -1, sent_y_ = -1;
+  std::uint64_t frames_processed_ = 0, frames_skipped_ = 0, actions_ = 0, detections_ = 0;
+  StageTimes downscale_, detect_, policy_, total_;
+};
+
+}  // namespace
+
+std::unique_ptr<drivers::Driver> make_ic_driver(const IcDriverOptions& options) {
+  return std::make_unique<IcDriver>(options, Model::load(options.model));
+}
+
+}  // namespace pictor::ic

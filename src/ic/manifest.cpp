@@ -1,0 +1,102 @@
+#include "ic/manifest.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace pictor::ic {
+
+nlohmann::json manifest_json(const ModelManifest& m) {
+  nlohmann::json j = m.info;
+  j["schema"] = kModelSchema;
+  j["input_size"] = {m.shape.input_width, m.shape.input_height};
+  j["classes"] = m.classes;
+  j["vocabulary"] = m.vocabulary;
+  j["feature_layout"] = {{"per_class", m.features.per_class},
+                         {"slot", FeatureLayout::slot_fields()},
+                         {"size", m.features.size()},
+                         {"order", "class-major; per class by descending confidence"}};
+  j["detector"]["channels"] = m.shape.detector_channels;
+  j["detector"]["grid"] = {m.shape.grid_width(), m.shape.grid_height()};
+  j["detector"]["cell_outputs"] = 5 + static_cast<int>(m.classes.size());
+  j["detector"]["confidence"] = m.confidence;
+  j["detector"]["nms_iou"] = m.nms_iou;
+  j["policy"]["input"] = m.features.size();
+  j["policy"]["hidden"] = m.shape.policy_hidden;
+  j["policy"]["outputs"] = static_cast<int>(m.vocabulary.size()) + 2;
+  j["policy"]["motion_scale"] = m.motion_scale;
+  j["window"] = {m.window_width, m.window_height};
+  return j;
+}
+
+namespace {
+
+template <typename T>
+T get(const nlohmann::json& j, const char* key, const std::string& path) {
+  if (!j.is_object() || !j.contains(key)) throw UsageError(fmt::format("{}: missing '{}'", path, key));
+  try {
+    return j.at(key).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw UsageError(fmt::format("{}: '{}' has the wrong type", path, key));
+  }
+}
+
+}  // namespace
+
+ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path) {
+  if (!j.is_object()) throw UsageError(fmt::format("{}: not a JSON object", path));
+  const int schema = get<int>(j, "schema", path);
+  if (schema != kModelSchema)
+    throw UsageError(fmt::format("{}: model schema {} (this pictor reads schema {})", path, schema, kModelSchema));
+  ModelManifest m;
+  const auto size = get<std::vector<int>>(j, "input_size", path);
+  if (size.size() != 2 || size[0] < 8 || size[1] < 8 || size[0] % 8 || size[1] % 8 || size[0] > 4096 || size[1] > 4096)
+    throw UsageError(fmt::format("{}: input_size must be [W, H], multiples of 8", path));
+  m.shape.input_width = size[0];
+  m.shape.input_height = size[1];
+  m.classes = get<std::vector<std::string>>(j, "classes", path);
+  m.vocabulary = get<std::vector<std::string>>(j, "vocabulary", path);
+  if (m.classes.empty()) throw UsageError(fmt::format("{}: no classes", path));
+  if (m.vocabulary.empty()) throw UsageError(fmt::format("{}: empty vocabulary", path));
+  const auto layout = get<nlohmann::json>(j, "feature_layout", path);
+  m.features.classes = static_cast<int>(m.classes.size());
+  m.features.per_class = get<int>(layout, "per_class", path + ": feature_layout");
+  if (m.features.per_class < 1 || m.features.per_class > 64)
+    throw UsageError(fmt::format("{}: feature_layout.per_class must be 1..64", path));
+  if (get<std::vector<std::string>>(layout, "slot", path + ": feature_layout") != FeatureLayout::slot_fields())
+    throw UsageError(fmt::format("{}: feature_layout.slot differs from this pictor's", path));
+  if (get<int>(layout, "size", path + ": feature_layout") != m.features.size())
+    throw UsageError(fmt::format("{}: feature_layout.size does not match classes x per_class x slot", path));
+  const auto det = get<nlohmann::json>(j, "detector", path);
+  m.shape.detector_channels = get<std::vector<int>>(det, "channels", path + ": detector");
+  if (m.shape.detector_channels.size() != 4)
+    throw UsageError(fmt::format("{}: detector.channels must list 4 convolutions", path));
+  for (const int c : m.shape.detector_channels)
+    if (c < 1 || c > 1024) throw UsageError(fmt::format("{}: detector.channels must be 1..1024", path));
+  const auto grid = get<std::vector<int>>(det, "grid", path + ": detector");
+  if (grid != std::vector<int>{m.shape.grid_width(), m.shape.grid_height()})
+    throw UsageError(fmt::format("{}: detector.grid does not match input_size / 8", path));
+  if (get<int>(det, "cell_outputs", path + ": detector") != 5 + static_cast<int>(m.classes.size()))
+    throw UsageError(fmt::format("{}: detector.cell_outputs does not match the classes", path));
+  m.confidence = get<double>(det, "confidence", path + ": detector");
+  m.nms_iou = get<double>(det, "nms_iou", path + ": detector");
+  const auto pol = get<nlohmann::json>(j, "policy", path);
+  if (get<int>(pol, "input", path + ": policy") != m.features.size())
+    throw UsageError(fmt::format("{}: policy.input does not match the feature layout", path));
+  m.shape.policy_hidden = get<int>(pol, "hidden", path + ": policy");
+  if (m.shape.policy_hidden < 1 || m.shape.policy_hidden > 4096)
+    throw UsageError(fmt::format("{}: policy.hidden must be 1..4096", path));
+  if (get<int>(pol, "outputs", path + ": policy") != static_cast<int>(m.vocabulary.size()) + 2)
+    throw UsageError(fmt::format("{}: policy.outputs does not match the vocabulary", path));
+  m.motion_scale = get<double>(pol, "motion_scale", path + ": policy");
+  const auto window = get<std::vector<int>>(j, "window", path);
+  if (window.size() != 2) throw UsageError(fmt::format("{}: window must be [W, H]", path));
+  m.window_width = window[0];
+  m.window_height = window[1];
+  m.info = j;
+  for (const char* k : {"schema", "input_size", "classes", "vocabulary", "feature_layout", "detector", "policy", "window"})
+    m.info.erase(k);
+  return m;
+}
+
+}  // namespace pictor::ic

@@ -1,0 +1,49 @@
+// MODEL/manifest.json: what a trained intelligent-client model is (input size, classes,
+// vocabulary, feature layout, network shapes) and how it was made (data hash, seed, losses, metrics).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "ic/features.h"
+
+namespace pictor::ic {
+
+inline constexpr int kModelSchema = 1;
+
+// The networks' sizes; everything needed to rebuild the modules before loading their weights.
+struct NetworkShape {
+  int input_width = 128, input_height = 72;  // detector input (multiple of 8: three stride-2 convs)
+  // Output channels of the detector's four 3x3 convolutions (the first three stride 2).
+  std::vector<int> detector_channels{16, 32, 64, 64};
+  int policy_hidden = 64;  // LSTM hidden size (one layer)
+  int grid_width() const { return input_width / 8; }
+  int grid_height() const { return input_height / 8; }
+};
+
+struct ModelManifest {
+  NetworkShape shape;
+  FeatureLayout features;  // classes = classes.size()
+  std::vector<std::string> classes;
+  std::vector<std::string> vocabulary;  // key/button names, as parse_input_code reads them
+  // Pointer motion is learnt as (dx / window width, dy / window height) / motion_scale, with
+  // motion_scale the standard deviation of those over the training frames. 0: the recordings
+  // had no pointer motion, and the driver sends none.
+  double motion_scale = 0;
+  int window_width = 0, window_height = 0;  // of the recordings
+  // Inference: a cell is an object when objectness x class probability >= confidence; boxes of
+  // one class overlapping by IoU > nms_iou keep only the most confident.
+  double confidence = 0.3;
+  double nms_iou = 0.5;
+  // Provenance and quality, written by training and kept as they are on load (data hash, seed,
+  // steps, final losses, metrics, parameter counts, versions).
+  nlohmann::json info = nlohmann::json::object();
+};
+
+nlohmann::json manifest_json(const ModelManifest& m);
+// Throws UsageError "<path>: <cause>" for a wrong schema, a missing or mistyped field, or shapes
+// that cannot be built.
+ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path);
+
+}  // namespace pictor::ic

@@ -1,0 +1,423 @@
+#include "ic/trainer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+#include "core/error.h"
+#include "ic/detections.h"
+#include "ic/frame_image.h"
+#include "ic/networks.h"
+#include "ic/training_data.h"
+
+namespace pictor::ic {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// One recording's frames as the networks see them.
+struct Sequence {
+  std::vector<std::vector<std::uint8_t>> images;  // planar RGB at the input size
+  std::vector<std::optional<std::vector<Detection>>> truth;
+  std::vector<std::vector<Detection>> objects;    // truth carried forward over unlabelled frames
+  std::vector<std::vector<float>> held;
+  std::vector<std::pair<float, float>> motion;    // window fractions
+  std::size_t train_end = 0;                      // frames [0, train_end) are trained on
+};
+
+Sequence prepare(const TrainingRecording& rec, const NetworkShape& shape, double held_out) {
+  Sequence s;
+  const std::size_t n = rec.frames.size();
+  s.train_end = std::clamp<std::size_t>(static_cast<std::size_t>(std::lround(static_cast<double>(n) * (1.0 - held_out))),
+                                        1, n);
+  const std::size_t planar = 3 * static_cast<std::size_t>(shape.input_width) * static_cast<std::size_t>(shape.input_height);
+  std::vector<Detection> last;
+  const auto ww = static_cast<float>(std::max(1, rec.info.window.width));
+  const auto wh = static_cast<float>(std::max(1, rec.info.window.height));
+  for (const TrainingFrame& f : rec.frames) {
+    const RgbImage img = decode_jpeg_file(f.image_path);
+    std::vector<std::uint8_t> buf(planar);
+    downscale_planar(img.view(), shape.input_width, shape.input_height, buf.data());
+    s.images.push_back(std::move(buf));
+    s.truth.push_back(f.objects);
+    if (f.objects) last = *f.objects;
+    s.objects.push_back(last);
+    s.held.push_back(f.held);
+    s.motion.emplace_back(f.dx / ww, f.dy / wh);
+  }
+  return s;
+}
+
+torch::Tensor image_batch(const std::vector<const std::vector<std::uint8_t>*>& images, const NetworkShape& shape) {
+  const auto b = static_cast<std::int64_t>(images.size());
+  torch::Tensor x = torch::empty({b, 3, shape.input_height, shape.input_width}, torch::kUInt8);
+  const auto bytes = static_cast<std::size_t>(x.numel() / std::max<std::int64_t>(b, 1));
+  for (std::int64_t i = 0; i < b; ++i)
+    std::memcpy(x[i].data_ptr<std::uint8_t>(), images[static_cast<std::size_t>(i)]->data(), bytes);
+  return x.to(torch::kFloat32);
+}
+
+// YOLO targets: each box belongs to the cell holding its centre; of two in one cell the larger wins.
+struct DetectorTargets {
+  torch::Tensor mask, box, cls;  // [B,gh,gw] float, [B,4,gh,gw] float, [B,gh,gw] long
+};
+
+DetectorTargets detector_targets(const std::vector<const std::vector<Detection>*>& truth, const NetworkShape& shape) {
+  const int gw = shape.grid_width(), gh = shape.grid_height();
+  const auto b = static_cast<std::int64_t>(truth.size());
+  DetectorTargets t{torch::zeros({b, gh, gw}), torch::zeros({b, 4, gh, gw}), torch::zeros({b, gh, gw}, torch::kLong)};
+  auto mask = t.mask.accessor<float, 3>();
+  auto box = t.box.accessor<float, 4>();
+  auto cls = t.cls.accessor<std::int64_t, 3>();
+  std::vector<float> area(static_cast<std::size_t>(gw * gh));
+  for (std::int64_t i = 0; i < b; ++i) {
+    std::fill(area.begin(), area.end(), -1.0f);
+    for (const Detection& d : *truth[static_cast<std::size_t>(i)]) {
+      const int gx = std::clamp(static_cast<int>(d.cx * static_cast<float>(gw)), 0, gw - 1);
+      const int gy = std::clamp(static_cast<int>(d.cy * static_cast<float>(gh)), 0, gh - 1);
+      float& a = area[static_cast<std::size_t>(gy * gw + gx)];
+      if (d.w * d.h <= a) continue;
+      a = d.w * d.h;
+      mask[i][gy][gx] = 1.0f;
+      box[i][0][gy][gx] = std::clamp(d.cx * static_cast<float>(gw) - static_cast<float>(gx), 0.0f, 1.0f);
+      box[i][1][gy][gx] = std::clamp(d.cy * static_cast<float>(gh) - static_cast<float>(gy), 0.0f, 1.0f);
+      box[i][2][gy][gx] = std::sqrt(d.w);
+      box[i][3][gy][gx] = std::sqrt(d.h);
+      cls[i][gy][gx] = d.cls;
+    }
+  }
+  return t;
+}
+
+struct DetectorLoss {
+  torch::Tensor total;
+  double obj = 0, box = 0, cls = 0;
+};
+
+// Objectness: positive and negative cells averaged separately (a frame has a few objects in
+// 144 cells; a plain mean would learn "nothing anywhere"). Box and class only on positive cells.
+DetectorLoss detector_loss(const torch::Tensor& pred, const DetectorTargets& t) {
+  namespace F = torch::nn::functional;
+  const torch::Tensor obj = pred.select(1, 0);
+  const torch::Tensor bce = F::binary_cross_entropy_with_logits(obj, t.mask, F::BinaryCrossEntropyWithLogitsFuncOptions().reduction(torch::kNone));
+  const torch::Tensor npos = t.mask.sum().clamp_min(1.0);
+  const torch::Tensor nneg = (1 - t.mask).sum().clamp_min(1.0);
+  const torch::Tensor l_obj = (bce * t.mask).sum() / npos + (bce * (1 - t.mask)).sum() / nneg;
+  const torch::Tensor box = torch::sigmoid(pred.slice(1, 1, 5));
+  const torch::Tensor l_box = 5.0 * ((box - t.box).pow(2) * t.mask.unsqueeze(1)).sum() / npos;
+  const torch::Tensor ce = F::cross_entropy(pred.slice(1, 5), t.cls, F::CrossEntropyFuncOptions().reduction(torch::kNone));
+  const torch::Tensor l_cls = (ce * t.mask).sum() / npos;
+  return {l_obj + l_box + l_cls, l_obj.item<double>(), l_box.item<double>(), l_cls.item<double>()};
+}
+
+// Policy features at training time come from the ground-truth labels, perturbed the way a
+// detector's output differs from truth: confidence uniform in 0.5..1, centre jitter of up to 1 %
+// of the frame, each object dropped with probability 5 %.
+std::vector<float> augmented_features(const std::vector<Detection>& objects, const FeatureLayout& layout,
+                                      std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> conf(0.5f, 1.0f), jitter(-0.01f, 0.01f), drop(0.0f, 1.0f);
+  std::vector<Detection> noisy;
+  for (Detection d : objects) {
+    if (drop(rng) < 0.05f) continue;
+    d.confidence = conf(rng);
+    d.cx = std::clamp(d.cx + jitter(rng), 0.0f, 1.0f);
+    d.cy = std::clamp(d.cy + jitter(rng), 0.0f, 1.0f);
+    noisy.push_back(d);
+  }
+  return frame_features(noisy, layout);
+}
+
+double mean_of_last(const std::vector<double>& v, std::size_t n) {
+  if (v.empty()) return std::nan("");
+  const std::size_t k = std::min(n, v.size());
+  double s = 0;
+  for (std::size_t i = v.size() - k; i < v.size(); ++i) s += v[i];
+  return s / static_cast<double>(k);
+}
+
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+// Per-key held accuracy of a policy run over whole sequences (state carried from frame 0),
+// measured on the held-out frames, beside always answering each key's majority state.
+struct PolicyScore {
+  double accuracy = std::nan(""), baseline = std::nan(""), motion_mae_px = std::nan("");
+  std::size_t frames = 0;
+};
+
+}  // namespace
+
+namespace {
+
+struct Frame {
+  std::size_t seq, index;
+};
+
+std::vector<std::vector<Detection>> detect_all(DetectorNet& det, const Sequence& s, const ModelManifest& m) {
+  torch::NoGradGuard no_grad;
+  std::vector<std::vector<Detection>> out;
+  const std::size_t chunk = 64;
+  for (std::size_t i = 0; i < s.images.size(); i += chunk) {
+    std::vector<const std::vector<std::uint8_t>*> imgs;
+    for (std::size_t k = i; k < std::min(s.images.size(), i + chunk); ++k) imgs.push_back(&s.images[k]);
+    const torch::Tensor y = det->forward(image_batch(imgs, m.shape)).contiguous();
+    for (std::size_t k = 0; k < imgs.size(); ++k) {
+      const torch::Tensor yk = y[static_cast<std::int64_t>(k)].contiguous();
+      out.push_back(decode_grid(GridOutput{yk.data_ptr<float>(), m.shape.grid_width(), m.shape.grid_height(),
+                                           static_cast<int>(m.classes.size())},
+                                m.confidence, m.nms_iou));
+    }
+  }
+  return out;
+}
+
+PolicyScore score_policy(PolicyNet& pol, const std::vector<Sequence>& seqs,
+                         const std::vector<std::vector<std::vector<float>>>& features,
+                         const std::vector<float>& majority, const ModelManifest& m) {
+  torch::NoGradGuard no_grad;
+  PolicyScore s;
+  const std::size_t v = m.vocabulary.size();
+  std::size_t right = 0, base_right = 0, cells = 0;
+  double motion_err = 0;
+  std::size_t motion_n = 0;
+  for (std::size_t q = 0; q < seqs.size(); ++q) {
+    const std::size_t n = features[q].size();
+    const auto f = static_cast<std::int64_t>(m.features.size());
+    torch::Tensor x = torch::empty({1, static_cast<std::int64_t>(n), f});
+    for (std::size_t i = 0; i < n; ++i)
+      std::memcpy(x[0][static_cast<std::int64_t>(i)].data_ptr<float>(), features[q][i].data(), features[q][i].size() * sizeof(float));
+    const torch::Tensor y = std::get<0>(pol->forward(x))[0].contiguous();
+    auto ya = y.accessor<float, 2>();
+    for (std::size_t i = seqs[q].train_end; i < n; ++i) {
+      ++s.frames;
+      for (std::size_t k = 0; k < v; ++k) {
+        const bool want = seqs[q].held[i][k] > 0.5f;
+        right += (ya[static_cast<std::int64_t>(i)][static_cast<std::int64_t>(k)] > 0.0f) == want;
+        base_right += (majority[k] > 0.5f) == want;
+        ++cells;
+      }
+      if (m.motion_scale > 0) {
+        const auto sc = static_cast<float>(m.motion_scale);
+        motion_err += std::abs(ya[static_cast<std::int64_t>(i)][static_cast<std::int64_t>(v)] * sc - seqs[q].motion[i].first) * static_cast<float>(m.window_width);
+        motion_err += std::abs(ya[static_cast<std::int64_t>(i)][static_cast<std::int64_t>(v + 1)] * sc - seqs[q].motion[i].second) * static_cast<float>(m.window_height);
+        motion_n += 2;
+      }
+    }
+  }
+  if (cells) {
+    s.accuracy = static_cast<double>(right) / static_cast<double>(cells);
+    s.baseline = static_cast<double>(base_right) / static_cast<double>(cells);
+  }
+  if (motion_n) s.motion_mae_px = motion_err / static_cast<double>(motion_n);
+  return s;
+}
+
+nlohmann::json policy_score_json(const PolicyScore& s) {
+  return {{"held_accuracy", number_or_null(s.accuracy)},
+          {"majority_baseline_accuracy", number_or_null(s.baseline)},
+          {"motion_mae_px", number_or_null(s.motion_mae_px)},
+          {"frames", s.frames}};
+}
+
+}  // namespace
+
+ModelManifest train_model(const TrainOptions& o) {
+  const auto t0 = Clock::now();
+  auto progress = [&](const std::string& line) { if (o.progress) o.progress(line); };
+  auto note = [&](const std::string& line) { if (o.note) o.note(line); };
+  if (o.recordings.empty()) throw UsageError("train: no recordings given");
+  if (o.detector_steps < 0 || o.policy_steps < 0) throw UsageError("train: steps must be >= 0");
+  if (o.threads < 1) throw UsageError("train: --threads must be >= 1");
+  if (o.batch < 1 || o.sequence < 1) throw UsageError("train: batch and sequence must be >= 1");
+  if (!(o.held_out >= 0.0 && o.held_out <= 0.9)) throw UsageError("train: held-out fraction must be 0..0.9");
+  torch::set_num_threads(o.threads);
+  torch::manual_seed(o.seed);
+  std::mt19937_64 rng(o.seed);
+
+  std::vector<TrainingRecording> recs;
+  for (const std::string& dir : o.recordings) recs.push_back(load_training_recording(dir));
+  check_compatible(recs);
+  ModelManifest m;
+  m.shape = o.shape;
+  m.classes = recs[0].info.classes;
+  m.vocabulary = recs[0].info.vocabulary;
+  m.features.classes = static_cast<int>(m.classes.size());
+  m.features.per_class = o.per_class;
+  m.window_width = recs[0].info.window.width;
+  m.window_height = recs[0].info.window.height;
+  const auto classes = static_cast<int>(m.classes.size());
+  const std::size_t v = m.vocabulary.size();
+
+  std::vector<Sequence> seqs;
+  std::size_t frames_total = 0;
+  for (const auto& r : recs) {
+    progress(fmt::format("train: decoding {} frames of {}", r.frames.size(), r.dir));
+    seqs.push_back(prepare(r, m.shape, o.held_out));
+    frames_total += r.frames.size();
+  }
+  std::vector<Frame> det_pool, det_eval;
+  std::size_t train_frames = 0;
+  for (std::size_t q = 0; q < seqs.size(); ++q) {
+    train_frames += seqs[q].train_end;
+    for (std::size_t i = 0; i < seqs[q].images.size(); ++i)
+      if (seqs[q].truth[i]) (i < seqs[q].train_end ? det_pool : det_eval).push_back({q, i});
+  }
+  if (det_pool.empty()) throw UsageError(fmt::format("{}: no labelled frames to train the detector on", recs[0].dir));
+  note(fmt::format("train: {} recording(s), {} frames ({} trained on), {} labelled for the detector, {} held out",
+                   recs.size(), frames_total, train_frames, det_pool.size(), det_eval.size()));
+
+  // Detector.
+  DetectorNet det(m.shape, classes);
+  torch::optim::Adam det_opt(det->parameters(), torch::optim::AdamOptions(2e-3));
+  std::vector<double> det_losses;
+  std::uniform_int_distribution<std::size_t> pick_det(0, det_pool.size() - 1);
+  const auto det_t0 = Clock::now();
+  for (int step = 1; step <= o.detector_steps; ++step) {
+    std::vector<const std::vector<std::uint8_t>*> imgs;
+    std::vector<const std::vector<Detection>*> truth;
+    for (int b = 0; b < o.batch; ++b) {
+      const Frame& f = det_pool[pick_det(rng)];
+      imgs.push_back(&seqs[f.seq].images[f.index]);
+      truth.push_back(&*seqs[f.seq].truth[f.index]);
+    }
+    det_opt.zero_grad();
+    const DetectorLoss loss = detector_loss(det->forward(image_batch(imgs, m.shape)), detector_targets(truth, m.shape));
+    loss.total.backward();
+    det_opt.step();
+    det_losses.push_back(loss.total.item<double>());
+    if (step % 10 == 0 || step == o.detector_steps)
+      progress(fmt::format("train: detector step {}/{} loss {:.4f} (objectness {:.4f} box {:.4f} class {:.4f}) {:.0f} s",
+                           step, o.detector_steps, det_losses.back(), loss.obj, loss.box, loss.cls, seconds_since(t0)));
+  }
+  const double det_seconds = seconds_since(det_t0);
+  det->eval();
+  std::vector<std::vector<std::vector<Detection>>> detected;  // per sequence, per frame
+  for (const Sequence& s : seqs) detected.push_back(detect_all(det, s, m));
+  std::vector<std::vector<Detection>> eval_det, eval_truth;
+  for (const Frame& f : det_eval) {
+    eval_det.push_back(detected[f.seq][f.index]);
+    eval_truth.push_back(*seqs[f.seq].truth[f.index]);
+  }
+  const DetectionScore det_score = score_detections(eval_det, eval_truth, classes);
+  note(fmt::format("train: detector {} steps, loss {:.4f}, held-out precision {:.3f} recall {:.3f} mAP@0.5 {:.3f} ({:.0f} s)",
+                   o.detector_steps, mean_of_last(det_losses, 20), det_score.precision, det_score.recall,
+                   det_score.map50, det_seconds));
+
+  // Policy.
+  double sq = 0;
+  std::size_t sq_n = 0;
+  std::vector<float> majority(v, 0.0f);
+  for (const Sequence& s : seqs)
+    for (std::size_t i = 0; i < s.train_end; ++i) {
+      sq += s.motion[i].first * s.motion[i].first + s.motion[i].second * s.motion[i].second;
+      sq_n += 2;
+      for (std::size_t k = 0; k < v; ++k) majority[k] += s.held[i][k];
+    }
+  for (float& x : majority) x /= static_cast<float>(std::max<std::size_t>(1, train_frames));
+  const double rms = sq_n ? std::sqrt(sq / static_cast<double>(sq_n)) : 0.0;
+  m.motion_scale = rms > 1e-6 ? rms : 0.0;
+  PolicyNet pol(m.features.size(), m.shape.policy_hidden, static_cast<int>(v) + 2);
+  torch::optim::Adam pol_opt(pol->parameters(), torch::optim::AdamOptions(3e-3));
+  std::size_t min_train = seqs[0].train_end;
+  for (const Sequence& s : seqs) min_train = std::min(min_train, s.train_end);
+  const auto t_len = static_cast<std::int64_t>(std::min<std::size_t>(static_cast<std::size_t>(o.sequence), min_train));
+  std::uniform_int_distribution<std::size_t> pick_seq(0, seqs.size() - 1);
+  std::vector<double> pol_losses;
+  const auto f_size = static_cast<std::int64_t>(m.features.size());
+  const auto pol_t0 = Clock::now();
+  for (int step = 1; step <= o.policy_steps; ++step) {
+    torch::Tensor x = torch::empty({o.batch, t_len, f_size});
+    torch::Tensor held = torch::empty({o.batch, t_len, static_cast<std::int64_t>(v)});
+    torch::Tensor motion = torch::zeros({o.batch, t_len, 2});
+    for (std::int64_t b = 0; b < o.batch; ++b) {
+      const Sequence& s = seqs[pick_seq(rng)];
+      std::uniform_int_distribution<std::size_t> pick_start(0, s.train_end - static_cast<std::size_t>(t_len));
+      const std::size_t start = pick_start(rng);
+      for (std::int64_t t = 0; t < t_len; ++t) {
+        const std::size_t i = start + static_cast<std::size_t>(t);
+        const std::vector<float> feat = augmented_features(s.objects[i], m.features, rng);
+        std::memcpy(x[b][t].data_ptr<float>(), feat.data(), feat.size() * sizeof(float));
+        std::memcpy(held[b][t].data_ptr<float>(), s.held[i].data(), v * sizeof(float));
+        if (m.motion_scale > 0) {
+          motion[b][t][0] = s.motion[i].first / static_cast<float>(m.motion_scale);
+          motion[b][t][1] = s.motion[i].second / static_cast<float>(m.motion_scale);
+        }
+      }
+    }
+    pol_opt.zero_grad();
+    const torch::Tensor y = std::get<0>(pol->forward(x));
+    torch::Tensor loss = torch::nn::functional::binary_cross_entropy_with_logits(y.slice(2, 0, static_cast<std::int64_t>(v)), held);
+    if (m.motion_scale > 0) loss = loss + torch::mse_loss(y.slice(2, static_cast<std::int64_t>(v)), motion);
+    loss.backward();
+    pol_opt.step();
+    pol_losses.push_back(loss.item<double>());
+    if (step % 10 == 0 || step == o.policy_steps)
+      progress(fmt::format("train: policy step {}/{} loss {:.4f} {:.0f} s", step, o.policy_steps, pol_losses.back(),
+                           seconds_since(t0)));
+  }
+  const double pol_seconds = seconds_since(pol_t0);
+  pol->eval();
+  std::vector<std::vector<std::vector<float>>> truth_features, detector_features;
+  for (std::size_t q = 0; q < seqs.size(); ++q) {
+    truth_features.emplace_back();
+    detector_features.emplace_back();
+    for (std::size_t i = 0; i < seqs[q].images.size(); ++i) {
+      truth_features.back().push_back(frame_features(seqs[q].objects[i], m.features));
+      detector_features.back().push_back(frame_features(detected[q][i], m.features));
+    }
+  }
+  const PolicyScore on_truth = score_policy(pol, seqs, truth_features, majority, m);
+  const PolicyScore on_detector = score_policy(pol, seqs, detector_features, majority, m);
+  note(fmt::format("train: policy {} steps, loss {:.4f}, held-out key accuracy {:.3f} (labels) {:.3f} (detector), "
+                   "majority baseline {:.3f} ({:.0f} s)",
+                   o.policy_steps, mean_of_last(pol_losses, 20), on_truth.accuracy, on_detector.accuracy,
+                   on_truth.baseline, pol_seconds));
+
+  nlohmann::json dirs = nlohmann::json::array();
+  for (const auto& r : recs) dirs.push_back(r.dir);
+  m.info["pictor_version"] = PICTOR_IC_VERSION;
+  m.info["libtorch_version"] = fmt::format("{}.{}.{}", TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR, TORCH_VERSION_PATCH);
+  m.info["parameters"] = {{"detector", parameter_count(*det)}, {"policy", parameter_count(*pol)}};
+  m.info["training"] = {
+      {"recordings", dirs},
+      {"data_hash", training_data_hash(recs)},
+      {"data_hash_method", "fnv1a64 over recording.json, frames.csv, inputs.csv, labels/classes.txt, each frame's label and JPEG"},
+      {"seed", o.seed},
+      {"threads", o.threads},
+      {"detector_steps", o.detector_steps},
+      {"policy_steps", o.policy_steps},
+      {"batch", o.batch},
+      {"sequence", t_len},
+      {"held_out_fraction", o.held_out},
+      {"frames", frames_total},
+      {"frames_trained", train_frames},
+      {"policy_features", "ground-truth labels (carried over unlabelled frames), confidence uniform 0.5..1, "
+                          "centre jitter up to 1%, 5% of objects dropped"},
+      {"detector_seconds", det_seconds},
+      {"policy_seconds", pol_seconds},
+      {"seconds", seconds_since(t0)}};
+  m.info["final_losses"] = {{"detector", number_or_null(mean_of_last(det_losses, 20))},
+                            {"policy", number_or_null(mean_of_last(pol_losses, 20))},
+                            {"over", "mean of the last 20 steps"}};
+  m.info["metrics"] = {
+      {"split", "last held_out_fraction of each recording's frames"},
+      {"detector", {{"precision", number_or_null(det_score.precision)},
+                    {"recall", number_or_null(det_score.recall)},
+                    {"map50", number_or_null(det_score.map50)},
+                    {"images", det_score.images},
+                    {"truths", det_score.truths},
+                    {"detections", det_score.detections}}},
+      {"policy_on_labels", policy_score_json(on_truth)},
+      {"policy_on_detector", policy_score_json(on_detector)}};
+  save_model_dir(o.out, m, det, pol);
+  return m;
+}
+
+}  // namespace pictor::ic

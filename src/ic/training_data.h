@@ -1,0 +1,42 @@
+// A recording (REC) loaded for training: per recorded frame its image file, its ground-truth
+// objects (when labelled) and the behavioural-cloning target (what the driver did next).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ic/features.h"
+#include "icdata/recording.h"
+
+namespace pictor::ic {
+
+struct TrainingFrame {
+  std::int64_t seen_ns = 0;
+  std::string image_path;                         // the JPEG
+  std::string label_path;                         // its YOLO label file (may not exist)
+  std::optional<std::vector<Detection>> objects;  // nullopt: no label file (no truth)
+  std::vector<float> held;                        // per vocabulary entry, 1 = held (see icdata::FrameAction)
+  float dx = 0, dy = 0;                           // pointer motion, window pixels
+};
+
+struct TrainingRecording {
+  std::string dir;
+  icdata::RecordingInfo info;
+  std::vector<TrainingFrame> frames;
+};
+
+// Reads REC/recording.json, frames.csv, inputs.csv and labels/NNNNNN.txt. Throws UsageError
+// naming the file (and line) for bad content, and for a recording without classes or vocabulary.
+TrainingRecording load_training_recording(const std::string& dir);
+
+// Recordings trained together must agree on classes, vocabulary and frame size; throws
+// UsageError naming the first one that differs from the first recording.
+void check_compatible(const std::vector<TrainingRecording>& recs);
+
+// The training data hash for the manifest: FNV-1a 64 over, for each recording in order, the
+// bytes of recording.json, frames.csv, inputs.csv, labels/classes.txt, then each frame's label
+// file and JPEG in frame order (a missing file contributes its name only). 16 hex digits.
+std::string training_data_hash(const std::vector<TrainingRecording>& recs);
+
+}  // namespace pictor::ic
