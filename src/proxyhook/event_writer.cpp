@@ -111,6 +111,7 @@ bool EventWriter::start() {
     return false;
   }
   write_all(fd_, kProxyEventsHeader, std::strlen(kProxyEventsHeader));
+  owner_pid_ = getpid();
   write_info();
   running_.store(true);
   thread_ = std::thread([this] { loop(); });
@@ -118,6 +119,8 @@ bool EventWriter::start() {
 }
 
 void EventWriter::stop() {
+  // A forked child's copy has no thread to join and must not flush the parent's buffers again.
+  if (owner_pid_ != getpid()) return;
   if (running_.exchange(false)) {
     if (thread_.joinable()) thread_.join();
   }

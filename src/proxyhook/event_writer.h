@@ -71,6 +71,7 @@ class EventWriter {
   StatusFn status_;
   std::string events_path_, info_path_, error_;
   int fd_ = -1;
+  int owner_pid_ = -1;  // the process that started the thread
   std::atomic<bool> running_{false};
   std::thread thread_;
   std::string buf_;

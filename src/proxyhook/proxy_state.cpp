@@ -1,6 +1,7 @@
 #include "proxyhook/proxy_state.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -54,6 +55,10 @@ HookStatus hook_status() {
   s.untracked_fds = g_untracked.load(std::memory_order_relaxed);
   return s;
 }
+
+// A forked child has the writer's memory but not its thread: it records nothing (x11vnc -bg would
+// fork; Pictor starts proxies in the foreground).
+void forget_writer_in_child() { g_writer = nullptr; }
 
 struct InputContext {
   int fd;
@@ -164,6 +169,7 @@ void start_recording() noexcept {
       return;
     }
     g_writer = w;
+    pthread_atfork(nullptr, nullptr, forget_writer_in_child);
   } catch (...) {
     log_line("cannot start the writer thread: nothing is recorded");
   }

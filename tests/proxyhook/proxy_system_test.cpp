@@ -150,7 +150,8 @@ class ProxyHookSystem : public ::testing::Test {
       EXPECT_LT(r.end - r.start, 1'000'000'000) << r.kind;
     }
     EXPECT_EQ(n["connect"], 1);
-    EXPECT_EQ(n["close"], 1);
+    // A proxy stopped before it noticed the viewer hang up never calls close on that fd.
+    EXPECT_LE(n["close"], 1);
     EXPECT_GE(n["jpeg"], 1);
     EXPECT_GE(n["write"], 1);
     // The five keys, each pressed and released, in order, on the client's connection.
