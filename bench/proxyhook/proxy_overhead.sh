@@ -18,11 +18,19 @@ cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; }
 trap cleanup EXIT
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# CPU ticks of the preload's writer thread (0 without the preload).
+writer_ticks() {
+  local t
+  for t in /proc/"$1"/task/*; do
+    [ "$(cat "$t/comm" 2>/dev/null)" = pictor-proxyw ] && { awk '{print $14 + $15}' "$t/stat"; return; }
+  done
+  echo 0
+}
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-# run MODE LEVEL DIR -> prints "cpu_s updates"
+# run MODE LEVEL DIR -> prints "cpu_s updates writer_cpu_s"
 run() {
-  local mode=$1 level=$2 dir=$3 port fd_file disp xp gp before after out
+  local mode=$1 level=$2 dir=$3 port fd_file disp xp gp before after out wb wa
   mkdir -p "$dir"
   port=$(free_port)
   fd_file=$dir/displayfd
@@ -40,12 +48,12 @@ run() {
   DISPLAY=$disp LIBGL_ALWAYS_SOFTWARE=1 glxgears >/dev/null 2>&1 &
   gp=$!; PIDS+=("$gp")
   sleep 1
-  before=$(cpu_ticks "$xp")
+  before=$(cpu_ticks "$xp"); wb=$(writer_ticks "$xp")
   out=$("$VIEWER" "$port" "$SECONDS_RUN" 0 "$level")
-  after=$(cpu_ticks "$xp")
+  after=$(cpu_ticks "$xp"); wa=$(writer_ticks "$xp")
   kill "$gp"; wait "$gp" 2>/dev/null
   kill "$xp"; wait "$xp" 2>/dev/null
-  echo "$(awk -v a="$after" -v b="$before" -v t="$TICK" 'BEGIN{printf "%.2f", (a-b)/t}') $(echo "$out" | awk '{print $2}')"
+  echo "$(awk -v a="$after" -v b="$before" -v t="$TICK" 'BEGIN{printf "%.2f", (a-b)/t}') $(echo "$out" | awk '{print $2}') $(awk -v a="$wa" -v b="$wb" -v t="$TICK" 'BEGIN{printf "%.2f", (a-b)/t}')"
 }
 
 median() { sort -g | awk '{v[NR]=$1} END{ if (NR%2) print v[(NR+1)/2]; else printf "%.3f\n", (v[NR/2]+v[NR/2+1])/2 }'; }
@@ -56,16 +64,17 @@ for r in $(seq "$ROUNDS"); do
   for mode in off on; do
     res=$(run "$mode" 5 "$WORK/cpu-$mode-$r")
     echo "$res" >>"$WORK/$mode"
-    echo "round $r $mode: cpu_s updates = $res" >&2
+    echo "round $r $mode: cpu_s updates writer_cpu_s = $res" >&2
   done
 done
 for mode in off on; do
   cpu=$(awk '{print $1}' "$WORK/$mode" | median)
   per=$(awk '$2>0{printf "%.3f\n", 1000*$1/$2}' "$WORK/$mode" | median)
-  echo "preload $mode: cpu_s $cpu, cpu_ms per update $per"
+  writer=$(awk '{print $3}' "$WORK/$mode" | median)
+  echo "preload $mode: cpu_s $cpu, cpu_ms per update $per, of which the writer thread cpu_s $writer"
 done
 
-echo "# CP per update burst (JPEG rectangles between two socket writes) by Tight quality level"
+echo "# CP per burst (JPEG rectangles between two socket writes; Xvnc writes after each rectangle) by Tight level"
 for level in $LEVELS; do
   dir=$WORK/cp-$level
   run on "$level" "$dir" >/dev/null
