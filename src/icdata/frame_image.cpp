@@ -1,5 +1,6 @@
 #include "icdata/frame_image.h"
 
+#include <dlfcn.h>
 #include <turbojpeg.h>
 
 #include <cmath>
@@ -44,8 +45,55 @@ std::vector<std::pair<int, int>> spans(int in, int out) {
   return s;
 }
 
+// libturbojpeg, loaded by hand. libvncclient (linked into `pictor` for the remote client)
+// exports its own, incompatible tjInitCompress/tjCompress2/... without symbol versions, and the
+// dynamic linker lets those satisfy our versioned references: a compress call then crashed
+// inside libvncclient's libjpeg. Resolving from libturbojpeg's own handle (RTLD_DEEPBIND so its
+// internal calls stay inside it) gets the real functions whatever else is loaded.
+struct TurboJpeg {
+  decltype(&::tjInitCompress) init_compress = nullptr;
+  decltype(&::tjInitDecompress) init_decompress = nullptr;
+  decltype(&::tjCompress2) compress = nullptr;
+  decltype(&::tjDecompressHeader3) decompress_header = nullptr;
+  decltype(&::tjDecompress2) decompress = nullptr;
+  decltype(&::tjDestroy) destroy = nullptr;
+  decltype(&::tjFree) free = nullptr;
+  decltype(&::tjGetErrorStr2) error = nullptr;
+  std::string failure;
+};
+
+template <class F>
+void resolve(void* lib, F& f, const char* name, const char* version, std::string& failure) {
+  void* p = dlvsym(lib, name, version);
+  if (!p) p = dlsym(lib, name);
+  if (!p && failure.empty()) failure = std::string("libturbojpeg: no symbol ") + name;
+  f = reinterpret_cast<F>(p);
+}
+
+const TurboJpeg& turbojpeg() {
+  static const TurboJpeg tj = [] {
+    TurboJpeg t;
+    void* lib = dlopen("libturbojpeg.so.0", RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (!lib) {
+      t.failure = std::string("cannot load libturbojpeg.so.0: ") + dlerror();
+      return t;
+    }
+    resolve(lib, t.init_compress, "tjInitCompress", "TURBOJPEG_1.0", t.failure);
+    resolve(lib, t.init_decompress, "tjInitDecompress", "TURBOJPEG_1.0", t.failure);
+    resolve(lib, t.compress, "tjCompress2", "TURBOJPEG_1.2", t.failure);
+    resolve(lib, t.decompress_header, "tjDecompressHeader3", "TURBOJPEG_1.4", t.failure);
+    resolve(lib, t.decompress, "tjDecompress2", "TURBOJPEG_1.2", t.failure);
+    resolve(lib, t.destroy, "tjDestroy", "TURBOJPEG_1.0", t.failure);
+    resolve(lib, t.free, "tjFree", "TURBOJPEG_1.2", t.failure);
+    resolve(lib, t.error, "tjGetErrorStr2", "TURBOJPEG_2.0", t.failure);
+    return t;
+  }();
+  if (!tj.failure.empty()) throw RunError(tj.failure);
+  return tj;
+}
+
 struct TjDeleter {
-  void operator()(void* h) const { tjDestroy(h); }
+  void operator()(void* h) const { turbojpeg().destroy(h); }
 };
 using TjHandle = std::unique_ptr<void, TjDeleter>;
 
@@ -97,30 +145,32 @@ RgbImage downscale_rgb(const tag::ImageView& image, Size out) {
 }
 
 std::vector<std::uint8_t> encode_jpeg(const RgbImage& image, int quality) {
-  TjHandle tj(tjInitCompress());
+  const TurboJpeg& lib = turbojpeg();
+  TjHandle tj(lib.init_compress());
   if (!tj) throw RunError("libturbojpeg: cannot start a compressor");
   unsigned char* buf = nullptr;
   unsigned long size = 0;
-  if (tjCompress2(tj.get(), image.rgb.data(), image.width, image.width * 3, image.height, TJPF_RGB, &buf, &size,
+  if (lib.compress(tj.get(), image.rgb.data(), image.width, image.width * 3, image.height, TJPF_RGB, &buf, &size,
                   TJSAMP_420, quality, TJFLAG_FASTDCT) != 0) {
-    const std::string why = tjGetErrorStr2(tj.get());
-    if (buf) tjFree(buf);
+    const std::string why = lib.error(tj.get());
+    if (buf) lib.free(buf);
     throw RunError("libturbojpeg: " + why);
   }
   std::vector<std::uint8_t> out(buf, buf + size);
-  tjFree(buf);
+  lib.free(buf);
   return out;
 }
 
 RgbImage decode_jpeg(const std::vector<std::uint8_t>& jpeg, const std::string& name) {
-  TjHandle tj(tjInitDecompress());
+  const TurboJpeg& lib = turbojpeg();
+  TjHandle tj(lib.init_decompress());
   if (!tj) throw RunError("libturbojpeg: cannot start a decompressor");
   int w = 0, h = 0, sub = 0, cs = 0;
-  if (jpeg.empty() || tjDecompressHeader3(tj.get(), jpeg.data(), jpeg.size(), &w, &h, &sub, &cs) != 0)
+  if (jpeg.empty() || lib.decompress_header(tj.get(), jpeg.data(), jpeg.size(), &w, &h, &sub, &cs) != 0)
     throw UsageError(name + ": not a JPEG image");
   RgbImage r{w, h, std::vector<std::uint8_t>(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3)};
-  if (tjDecompress2(tj.get(), jpeg.data(), jpeg.size(), r.rgb.data(), w, w * 3, h, TJPF_RGB, 0) != 0)
-    throw UsageError(name + ": cannot decode JPEG: " + tjGetErrorStr2(tj.get()));
+  if (lib.decompress(tj.get(), jpeg.data(), jpeg.size(), r.rgb.data(), w, w * 3, h, TJPF_RGB, 0) != 0)
+    throw UsageError(name + ": cannot decode JPEG: " + lib.error(tj.get()));
   return r;
 }
 

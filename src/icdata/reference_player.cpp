@@ -39,6 +39,8 @@ ReferenceOptions parse_reference_options(const std::map<std::string, std::string
         throw UsageError(fmt::format("driver '{}': seed='{}' is not a non-negative integer", spec, value));
     } else if (name == "truth") {
       o.truth_dir = value;
+    } else if (name == "max_hold") {
+      o.max_hold_ns = static_cast<std::int64_t>(std::llround(parse_duration_s(value) * 1e9));
     } else if (name == "rt") {
       o.reaction_median_ms = parse_duration_s(value) * 1e3;
       if (!(o.reaction_median_ms > 0)) throw UsageError(fmt::format("driver '{}': rt must be positive", spec));
@@ -46,7 +48,7 @@ ReferenceOptions parse_reference_options(const std::map<std::string, std::string
       o.reaction_max_ms = std::max(o.reaction_max_ms, o.reaction_median_ms * 2);
     } else {
       throw UsageError(fmt::format("driver '{}': unknown option '{}' (known: game=racing|shooter|strategy, seed=N, "
-                                   "truth=DIR, rt=DURATION)", spec, name));
+                                   "truth=DIR, rt=DURATION, max_hold=DURATION)", spec, name));
     }
   }
   if (o.game != "racing" && o.game != "shooter" && o.game != "strategy")
@@ -61,8 +63,8 @@ ReferencePlayer::ReferencePlayer(ReferenceOptions options)
     : options_(std::move(options)), policy_(make_game_policy(options_.game)), rng_(options_.seed) {}
 
 std::string ReferencePlayer::spec() const {
-  return fmt::format("reference:game={},seed={},rt={:g}ms,truth={}", options_.game, options_.seed,
-                     options_.reaction_median_ms, options_.truth_dir);
+  return fmt::format("reference:game={},seed={},rt={:g}ms,max_hold={:g}ms,truth={}", options_.game, options_.seed,
+                     options_.reaction_median_ms, static_cast<double>(options_.max_hold_ns) * 1e-6, options_.truth_dir);
 }
 
 std::vector<drivers::InputCode> ReferencePlayer::vocabulary() const {
@@ -109,9 +111,25 @@ drivers::Step ReferencePlayer::step(const drivers::ClientView& view) {
   if (first_ns_ < 0) first_ns_ = now;
   last_ns_ = now;
   while (!planned_.empty() && planned_.front().first <= now) {
-    out.send.push_back(planned_.front().second);
+    const drivers::Input& in = planned_.front().second;
+    if (drivers::is_key(in.kind)) {
+      if (drivers::is_press(in.kind)) pressed_at_[in.code] = now;
+      else pressed_at_.erase(in.code);
+    }
+    out.send.push_back(in);
     planned_.pop_front();
     ++inputs_sent_;
+  }
+  if (options_.max_hold_ns > 0 && planned_.empty()) {
+    for (auto& [key, since] : pressed_at_) {
+      if (now - since < options_.max_hold_ns) continue;
+      out.send.push_back(drivers::Input{drivers::InputKind::key_release, key});
+      planned_.emplace_back(now + 25'000'000, drivers::Input{drivers::InputKind::key_press, key});
+      since = now;
+      ++re_presses_;
+      ++inputs_sent_;
+      break;  // one at a time keeps the queue in time order
+    }
   }
   if (now >= next_look_ns_ && view.frame && view.image) {
     const int w = view.image->width, h = view.image->height;
@@ -169,7 +187,9 @@ nlohmann::json ReferencePlayer::report() const {
           {"actions_per_minute", minutes > 0 ? nlohmann::json(static_cast<double>(inputs_sent_) / minutes) : nlohmann::json(nullptr)},
           {"reaction_ms_median", reactions_ms_.empty() ? nlohmann::json(nullptr)
                                                        : nlohmann::json(analysis::stats::percentile(reactions_ms_, 50))},
-          {"frames_without_truth", frames_without_truth_}};
+          {"frames_without_truth", frames_without_truth_},
+          {"re_presses", re_presses_},
+          {"max_hold_ms", static_cast<double>(options_.max_hold_ns) * 1e-6}};
 }
 
 }  // namespace pictor::icdata

@@ -24,6 +24,10 @@ struct ReferenceOptions {
   double reaction_median_ms = 215;
   double reaction_log_sd = 0.22;
   double reaction_min_ms = 120, reaction_max_ms = 450;
+  // A key held longer than this is released and pressed again 25 ms later. X auto-repeat on the
+  // session's X server turns a longer hold into release/press pairs the client never sent,
+  // which puts the app's input count ahead of the client's and loses RTT tracking; 0 = off.
+  std::int64_t max_hold_ns = 450'000'000;
 };
 
 // "reference:game=racing,seed=3,truth=/abs/dir[,rt=215ms]". Throws UsageError for a missing or
@@ -91,6 +95,8 @@ class ReferencePlayer : public drivers::Driver {
   std::vector<std::string> classes_;
   std::deque<std::pair<std::int64_t, drivers::Input>> planned_;
   std::vector<unsigned> planned_keys_;
+  std::map<unsigned, std::int64_t> pressed_at_;  // keys down as sent, and since when
+  std::uint64_t re_presses_ = 0;
   int planned_x_ = -1, planned_y_ = -1;
   std::int64_t next_look_ns_ = 0;
   std::vector<SeenObject> last_objects_;

@@ -40,8 +40,10 @@ class RacingPolicy : public GamePolicy {
   std::vector<PlannedInput> decide(PolicyContext& ctx, std::int64_t& look_again) override {
     look_again = 70 * kMs;
     const double W = ctx.width, H = ctx.height;
-    double target = road_centre(ctx, 0.62) ;
-    if (std::isnan(target)) target = road_centre(ctx, 0.7);
+    // The farthest row below the horizon where the road is a band narrower than the window:
+    // far rows show where the road goes; a row the road fills edge to edge says nothing.
+    double target = NAN;
+    for (double share = 0.42; share <= 0.74 && std::isnan(target); share += 0.04) target = road_centre(ctx, share);
     double error = std::isnan(target) ? last_error_ : (target - W / 2) / W;
     for (const auto& o : *ctx.objects) {
       if (o.cls != "obstacle" && o.cls != "car") continue;
@@ -66,8 +68,8 @@ class RacingPolicy : public GamePolicy {
     if (!ctx.image) return NAN;
     const int y = clamp_to(share * ctx.height, 0, ctx.height - 1);
     double sum = 0;
-    int n = 0;
-    for (int x = ctx.width / 20; x < ctx.width - ctx.width / 20; x += 4) {
+    int n = 0, samples = 0;
+    for (int x = ctx.width / 20; x < ctx.width - ctx.width / 20; x += 4, ++samples) {
       const Rgb p = pixel_rgb(*ctx.image, x, y);
       const int hi = std::max({p.r, p.g, p.b}), lo = std::min({p.r, p.g, p.b});
       if (hi - lo < 24 && hi > 40 && hi < 150) {
@@ -75,7 +77,7 @@ class RacingPolicy : public GamePolicy {
         ++n;
       }
     }
-    return n >= 4 ? sum / n : NAN;
+    return n >= 4 && n < samples * 7 / 10 ? sum / n : NAN;
   }
 
   double last_error_ = 0;
