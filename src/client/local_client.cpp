@@ -17,6 +17,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -117,6 +118,10 @@ struct LocalClient::State {
   std::int64_t last_seen_ns = -1;
   std::int64_t last_colour_flush_ns = 0;
   Atom launch_starting = None;      // pictor-launch's selection while it starts a game
+  // Tracked events the app read before this client sent anything (a profile's start-up clicks
+  // and keys): its tags count them too, so they run this far ahead of the client's numbering.
+  std::uint64_t foreign_reads = 0;
+  std::optional<std::uint32_t> last_idle_tag;  // the previous capture's wire tag before driving
   std::int64_t held_since_ns = -1;  // when a launcher was first seen holding the inputs
 
   ~State() {
@@ -262,7 +267,16 @@ void LocalClient::State::grab_frame() {
   }
   const auto payload = tag::decode(capture->view(), window_in_capture, options.corner);
   const std::int64_t decoded_ns = monotonic_ns();
-  const MarkerTracker::Reading r = tracker.update(payload, stats.inputs_sent);
+  if (stats.inputs_sent == 0) {
+    // Before the first input, whatever tag the app shows counts reads of someone else's input.
+    // Taken when two captures in a row agree, so a single false read of unmarked content
+    // (probability 2^-12) cannot set it.
+    if (payload && last_idle_tag == payload->tag) foreign_reads = tag::unwrap_counter(payload->tag, tag::kTagBits, 0);
+    last_idle_tag = payload ? std::optional<std::uint32_t>(payload->tag) : std::nullopt;
+  }
+  // A tag beyond what the app can have read is a false read; the app can have read every input
+  // this client sent plus the foreign ones.
+  const MarkerTracker::Reading r = tracker.update(payload, stats.inputs_sent + foreign_reads);
   if (colours) colours->add(seen_ns, mean_colour(capture->view()));
   if (r.implausible) ++implausible;
   ++stats.captures;
@@ -497,6 +511,12 @@ ClientStats LocalClient::stop() {
     s.stats.notes.push_back(fmt::format(
         "{} driver input(s) not sent: a press of what was held or a release of what was not",
         s.skipped_inputs));
+  }
+  if (s.foreign_reads > 0) {
+    s.stats.notes.push_back(fmt::format(
+        "the app had read {} tracked event(s) before the first input (start-up inputs): its tags run "
+        "that far ahead of the inputs sent",
+        s.foreign_reads));
   }
   if (s.implausible > 0) {
     s.stats.notes.push_back(fmt::format(
