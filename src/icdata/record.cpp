@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "icdata/baseline_drivers.h"
+#include "icdata/human_recorder.h"
 #include "icdata/labels.h"
 #include "icdata/recording_driver.h"
 #include "icdata/reference_player.h"
@@ -110,7 +111,7 @@ RecordResult record_session(const RecordOptions& options) {
   RecordingInfo info;
   info.game = options.target_label;
   info.driver = spec_holder->first;
-  info.synthetic = options.driver != "human";
+  info.synthetic = options.driver.rfind("human", 0) != 0;
   info.adapter = run.adapter;
   info.net = run.net;
   info.window = run.size;
@@ -136,6 +137,13 @@ RecordResult record_session(const RecordOptions& options) {
 void register_drivers() {
   drivers::register_driver("reference", [](std::string_view args, std::string_view spec) {
     return std::make_unique<ReferencePlayer>(parse_reference_options(drivers::parse_driver_options(args, spec), spec));
+  });
+  drivers::register_driver("human", [](std::string_view args, std::string_view spec) {
+    const auto o = drivers::parse_driver_options(args, spec);
+    const auto it = o.find("display");
+    if (it == o.end() || o.size() != 1)
+      throw UsageError("driver '" + std::string(spec) + "': give display=:N (the X display the person plays on)");
+    return std::make_unique<HumanDriver>(it->second);
   });
   drivers::register_driver("replay", make_replay_driver);
   drivers::register_driver("gated-replay", make_gated_replay_driver);

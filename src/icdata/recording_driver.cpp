@@ -3,6 +3,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "icdata/frame_image.h"
+#include "icdata/human_recorder.h"
 
 namespace pictor::icdata {
 
@@ -38,6 +39,12 @@ drivers::Step RecordingDriver::step(const drivers::ClientView& view) {
   if (!step.send.empty()) {
     std::lock_guard lock(log_->mutex);
     for (const auto& in : step.send) log_->inputs.push_back({view.now_ns, in});
+  }
+  // A person's inputs do not pass through step(): the human driver records them itself.
+  if (auto* human = dynamic_cast<HumanDriver*>(inner_.get())) {
+    auto taken = human->take();
+    std::lock_guard lock(log_->mutex);
+    for (auto& r : taken) log_->inputs.push_back(r);
   }
   return step;
 }
