@@ -14,7 +14,7 @@ namespace {
 struct EvalArgs {
   std::string target;
   std::string reference;
-  std::vector<std::string> drivers;
+  std::string drivers;
   std::string duration = "20s";
   std::string size = "1280x720";
   std::string adapter = "local";
@@ -34,7 +34,6 @@ void add_ic(CLI::App& app, Context& ctx) {
   eval->add_option("--reference", args->reference, "a recording REC (its session's RTTs) or a driver spec run first")
       ->required();
   eval->add_option("--drivers", args->drivers, "comma-separated driver specs (ic:MODEL,replay:REC,gated-replay:REC,...)")
-      ->delimiter(';')
       ->required();
   eval->add_option("-d,--duration", args->duration, "length of each session")->capture_default_str();
   eval->add_option("-s,--size", args->size, "window size WxH")->capture_default_str();
@@ -65,7 +64,7 @@ void add_ic(CLI::App& app, Context& ctx) {
     o.out = args->out;
     // Driver specs use ',' for their own options, so the list is split where a new spec starts:
     // at a comma followed by a registered driver name and ':' (or the end).
-    for (const auto& item : args->drivers) {
+    for (const auto& item : {args->drivers}) {
       std::string current;
       std::size_t pos = 0;
       while (pos <= item.size()) {

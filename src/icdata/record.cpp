@@ -62,10 +62,6 @@ RecordResult record_session(const RecordOptions& options) {
   const fs::path rec = fs::absolute(options.out).lexically_normal();
   if (fs::exists(rec / "recording.json"))
     throw UsageError(fmt::format("{} already holds a recording (recording.json); choose another --out", rec.string()));
-  std::error_code ec;
-  fs::create_directories(rec / "frames", ec);
-  if (!ec) fs::create_directories(rec / "labels", ec);
-  if (ec) throw UsageError(fmt::format("cannot create {}: {}", rec.string(), ec.message()));
 
   runner::RunOptions run = options.run;
   const fs::path truth = rec / "truth";
@@ -87,6 +83,10 @@ RecordResult record_session(const RecordOptions& options) {
     const std::string extra = spec.size() > 10 ? "," + spec.substr(10) : "";
     spec = fmt::format("reference:game={},seed={},truth={}{}", game, options.seed, truth.string(), extra);
   }
+  std::error_code ec;
+  fs::create_directories(rec / "frames", ec);
+  if (!ec) fs::create_directories(rec / "labels", ec);
+  if (ec) throw UsageError(fmt::format("cannot create {}: {}", rec.string(), ec.message()));
   auto log = std::make_shared<RecordingLog>();
   auto spec_holder = std::make_shared<std::pair<std::string, std::vector<std::string>>>();
   run.out_dir = session.string();
