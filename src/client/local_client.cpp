@@ -341,7 +341,7 @@ void LocalClient::State::loop() {
       if (held_since_ns < 0) held_since_ns = now;
       warmup_until_ns = -1;
       first_frame_deadline_ns = now + static_cast<std::int64_t>(options.first_frame_timeout_s * 1e9);
-    } else if (!driving && held_since_ns >= 0 && warmup_until_ns < 0) {
+    } else if (held_since_ns >= 0) {
       stats.notes.push_back(fmt::format("inputs held for {:.1f} s while pictor-launch started the game",
                                         static_cast<double>(now - held_since_ns) * 1e-9));
       held_since_ns = -2;  // noted once

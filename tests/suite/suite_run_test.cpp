@@ -154,6 +154,46 @@ TEST(PictorSuite, ProfilePathWithAStandInGame) {
   EXPECT_NE(r.err.find("1 of 3 benchmarks failed"), std::string::npos) << r.err;
 }
 
+// The input client holds its inputs while pictor-launch starts the game (window wait, first
+// drawing, start-up steps): every input is sent after play started, and tracking works after it.
+TEST(PictorRunProfile, InputsWaitUntilTheLauncherStartedPlay) {
+  const fs::path profiles = fresh("hold-profiles");
+  std::ofstream(profiles / "slowstart.profile")
+      << "name = slowstart\n"
+      << "command = " << PICTOR_APP_BIN_PATH << " latency --size {width}x{height}\n"
+      << "window = pictor: latency\n"
+      << "startup_timeout = 30s\n"
+      << "startup_wait = 500ms\n"
+      << "startup = key:Return wait:2s\n"
+      << "inputs = space\n";
+  const fs::path out = fresh("hold");
+  const Result r = run({PICTOR_BIN, "run", "profile:" + (profiles / "slowstart.profile").string(), "--driver",
+                        "scripted:rate=8,keys=space,seed=3", "--size", "320x240", "-d", "8s", "-o", out.string(),
+                        "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto launch = read_json(out / "launch.json");
+  ASSERT_TRUE(launch["play_start_ns"].is_number_integer()) << launch.dump(2);
+  ASSERT_TRUE(launch["first_drawn_ns"].is_number_integer()) << launch.dump(2);
+  EXPECT_GE(launch["first_drawn_ns"].get<long long>(), launch["window_found_ns"].get<long long>());
+  const long long play = launch["play_start_ns"].get<long long>();
+  std::istringstream inputs(slurp(out / "client_inputs.csv"));
+  std::string line;
+  int rows = 0;
+  while (std::getline(inputs, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("tag,", 0) == 0) continue;
+    ++rows;
+    std::istringstream fields(line);
+    std::string f;
+    for (int i = 0; i < 4; ++i) std::getline(fields, f, ',');
+    EXPECT_GT(std::stoll(f), play) << "input sent before play started: " << line;
+  }
+  EXPECT_GE(rows, 10);
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_GE(summary["inputs"]["matched"].get<int>(), rows * 9 / 10) << summary["inputs"].dump();
+  const auto notes = read_json(out / "run.json")["client"]["notes"].dump();
+  EXPECT_NE(notes.find("inputs held for"), std::string::npos) << notes;
+}
+
 TEST(PictorSuite, UnknownSuiteIsAUsageError) {
   const Result r = run({PICTOR_BIN, "suite", "nosuchsuite", "--quick"});
   EXPECT_EQ(r.exit_code, 2);
