@@ -22,6 +22,11 @@ struct RunArgs {
   bool no_hook = false;
   std::string driver;
   bool no_marker = false;
+  std::string adapter = "local";
+  std::string net;
+  int vnc_quality = 80;
+  std::string vnc_subsampling = "4:2:0";
+  int vnc_frame_rate = 0;
 };
 }  // namespace
 
@@ -36,11 +41,26 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_flag("--json", args->json, "print summary.json instead of the table");
   cmd->add_flag("--no-hook", args->no_hook, "run without the interposer (nothing is recorded)");
   cmd->add_option("--driver", args->driver,
-                  "send inputs and track each to its frame: scripted[:rate=HZ,keys=K1|K2,seed=N]");
+                  "send inputs and track each to its frame: scripted[:rate=HZ,keys=K1|K2,seed=N], replay:REC, "
+                  "gated-replay:REC, slow-motion:REC, reference:game=G, ic:MODEL");
   cmd->add_flag("--no-marker", args->no_marker,
                 "with --driver: do not draw the tag marker (RTT becomes unknown; for overhead runs)");
+  cmd->add_option("--adapter", args->adapter,
+                  "display/proxy stack: local (Xvfb), xvnc (TigerVNC Xvnc), x11vnc (Xvfb + x11vnc); "
+                  "the VNC adapters connect Pictor's RFB client")
+      ->check(CLI::IsMember({"local", "xvnc", "x11vnc"}))
+      ->capture_default_str();
+  cmd->add_option("--net", args->net,
+                  "emulated network between client and proxy, per direction: delay=20ms,jitter=5ms,loss=0.5%,rate=50mbit");
+  cmd->add_option("--vnc-quality", args->vnc_quality, "JPEG quality 1..100 the RFB client asks for")->capture_default_str();
+  cmd->add_option("--vnc-subsampling", args->vnc_subsampling, "JPEG chroma subsampling: 4:4:4, 4:2:2, 4:2:0, gray")
+      ->check(CLI::IsMember({"4:4:4", "4:2:2", "4:2:0", "gray"}))
+      ->capture_default_str();
+  cmd->add_option("--vnc-frame-rate", args->vnc_frame_rate,
+                  "xvnc: updates per second cap (Xvnc -FrameRate; its own default is 60); 0 = 240");
   cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears\n"
-              "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30");
+              "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30\n"
+              "  pictor run --adapter xvnc --net delay=20ms --driver scripted builtin:latency");
   cmd->callback([args, &ctx, &app] {
     runner::RunOptions o;
     if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME, profile:NAME or -- COMMAND");
@@ -60,6 +80,11 @@ void add_run(CLI::App& app, Context& ctx) {
     o.hook = !args->no_hook;
     o.driver = args->driver;
     o.marker = !args->no_marker;
+    o.adapter = args->adapter;
+    o.net = args->net;
+    o.vnc_quality = args->vnc_quality;
+    o.vnc_subsampling = args->vnc_subsampling;
+    o.vnc_frame_rate = args->vnc_frame_rate;
     (void)app;
     const runner::RunResult r = runner::run_session(o);
     if (!r.summary.is_null()) {

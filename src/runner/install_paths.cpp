@@ -38,6 +38,14 @@ std::string find_hook_library() {
                         "libpictor_hook.so");
 }
 
+std::string find_proxy_hook_library() {
+  const fs::path self = self_directory();
+  return first_existing("PICTOR_PROXY_HOOK_LIB",
+                        {self / "../lib/libpictor_proxyhook.so", self / "../lib/pictor/libpictor_proxyhook.so",
+                         self / "libpictor_proxyhook.so"},
+                        "libpictor_proxyhook.so");
+}
+
 std::string find_app_binary() {
   const fs::path self = self_directory();
   return first_existing("PICTOR_APP_BIN", {self / "pictor-app", self / "../libexec/pictor/pictor-app"},

@@ -7,6 +7,8 @@
 namespace pictor::runner {
 
 std::string find_hook_library();  // throws pictor::RunError when missing
+// libpictor_proxyhook.so, preloaded into VNC proxies (PICTOR_PROXY_HOOK_LIB overrides).
+std::string find_proxy_hook_library();
 std::string find_app_binary();    // throws pictor::RunError when missing
 std::string self_directory();     // directory of the running executable
 

@@ -16,6 +16,14 @@
 #include "analysis/load.h"
 #include "analysis/rtt.h"
 #include "client/local_client.h"
+#include "client/x_connection.h"
+#if __has_include("client/remote_client.h")
+#include "client/remote_client.h"
+#define PICTOR_HAVE_REMOTE_CLIENT 1
+#endif
+#include "net/relay.h"
+#include "net/spec.h"
+#include "runner/adapter.h"
 #include "drivers/driver.h"
 #include "report/trace.h"
 #include "apps/scene.h"
@@ -27,7 +35,6 @@
 #include "runner/install_paths.h"
 #include "runner/machine.h"
 #include "runner/process.h"
-#include "runner/xvfb.h"
 
 namespace pictor::runner {
 namespace fs = std::filesystem;
@@ -91,8 +98,9 @@ void prepare_out_dir(const fs::path& dir) {
     throw UsageError("output directory '" + dir.string() + "' is not writable");
   // Stale files of an earlier session in the same directory would mix with this one.
   for (const char* f : {"frames.csv", "gpu.csv", "hook.json", "hook.log", "summary.json", "frametime.png",
-                        "app.log", "xvfb.log", "inputs_read.csv", "inputs.csv", "client_inputs.csv",
-                        "client_frames.csv", "trace.json"})
+                        "app.log", "xvfb.log", "xvnc.log", "x11vnc.log", "x11vnc.out", "inputs_read.csv",
+                        "inputs.csv", "client_inputs.csv", "client_frames.csv", "client_updates.csv",
+                        "proxy_events.csv", "proxy.json", "trace.json"})
     fs::remove(dir / f, ec);
 }
 
@@ -104,15 +112,6 @@ std::vector<std::string> own_command_line() {
   return out;
 }
 
-nlohmann::json status_json(const Process& p, const std::string& how) {
-  nlohmann::json j{{"name", p.name()}, {"pid", p.pid()}, {"ended", how}};
-  if (const auto& s = p.status()) {
-    j["status"] = s->describe();
-    j["exit_code"] = s->exited ? nlohmann::json(s->code) : nlohmann::json(nullptr);
-    j["signal"] = s->exited ? nlohmann::json(nullptr) : nlohmann::json(s->signal);
-  }
-  return j;
-}
 
 }  // namespace
 
@@ -139,14 +138,30 @@ RunResult run_session(const RunOptions& options) {
     label = options.command[0];
   }
   if (!(options.duration_s > 0)) throw UsageError("--duration must be positive");
+  const bool remote = is_remote_adapter(options.adapter);
+  if (!remote && options.adapter != "local")
+    throw UsageError("unknown adapter '" + options.adapter + "' (known: local, xvnc, x11vnc)");
+  net::NetSpec net_spec;
+  if (!options.net.empty()) {
+    net_spec = net::parse_net_spec(options.net);
+    if (!remote)
+      throw UsageError("--net needs a remote adapter (--adapter xvnc or x11vnc): the local client has no network");
+  }
+  if (options.vnc_quality < 1 || options.vnc_quality > 100)
+    throw UsageError(fmt::format("--vnc-quality must be 1..100 (got {})", options.vnc_quality));
+  if (options.vnc_frame_rate < 0) throw UsageError("--vnc-frame-rate must be positive");
   std::unique_ptr<drivers::Driver> driver;
   if (!options.driver.empty()) {
     if (!options.hook) throw UsageError("--driver needs the interposer (drop --no-hook)");
     driver = options.driver_factory ? options.driver_factory() : drivers::make_driver(options.driver);
   }
+#ifndef PICTOR_HAVE_REMOTE_CLIENT
+  if (remote && driver) throw UsageError("this build has no RFB client: --driver works with --adapter local only");
+#endif
   const fs::path dir = options.out_dir.empty() ? default_out_dir(fs::path(label).filename().string()) : options.out_dir;
   prepare_out_dir(dir);
   const std::string hook_lib = options.hook ? find_hook_library() : std::string();
+  const std::string proxy_hook_lib = remote && options.hook ? find_proxy_hook_library() : std::string();
 
   RunResult result;
   result.dir = dir.string();
@@ -154,7 +169,7 @@ RunResult run_session(const RunOptions& options) {
                      {"pictor_version", "0.1.0"},
                      {"command_line", options.argv.empty() ? own_command_line() : options.argv},
                      {"app", {{"label", label}, {"argv", argv}}},
-                     {"adapter", "local"},
+                     {"adapter", options.adapter},
                      {"driver", driver ? nlohmann::json(driver->spec()) : nlohmann::json(nullptr)},
                      {"size", fmt::format("{}x{}", options.size.width, options.size.height)},
                      {"duration_requested_s", options.duration_s},
@@ -162,22 +177,47 @@ RunResult run_session(const RunOptions& options) {
                      {"machine", machine_info()},
                      {"start_time", iso_time_now()},
                      {"status", "running"}};
+  if (remote) {
+    run["net"] = {{"spec", net::to_string(net_spec)}, {"emulation", net_spec.is_identity() ? "none" : "user-space TCP relay"}};
+    run["proxy_interposer"] = proxy_hook_lib.empty() ? nlohmann::json(nullptr) : nlohmann::json(proxy_hook_lib);
+  }
   write_json(dir / "run.json", run);
 
   Progress progress(options.quiet);
   InterruptGuard interrupts;
-  std::unique_ptr<Xvfb> xvfb;
+  std::unique_ptr<Adapter> adapter;
+  std::unique_ptr<net::TcpRelay> relay;
   std::optional<Process> app;
-  std::unique_ptr<client::LocalClient> input_client;
+  std::unique_ptr<client::LocalClient> local_client;
+#ifdef PICTOR_HAVE_REMOTE_CLIENT
+  std::unique_ptr<client::RemoteClient> remote_client;
+#endif
+  // The one client of this session, whichever adapter it belongs to.
+  std::function<client::ClientStats()> client_stop;
+  std::function<void()> client_finish;
+  std::function<bool()> client_running;
   client::ClientStats client_stats;
   std::string app_end = "not started";
+  std::string dead_server;
   double measured_s = 0;
+  auto stop_client = [&] {
+    if (client_stop) {
+      client_stats = client_stop();
+      client_stop = nullptr;
+    }
+  };
   try {
-    xvfb = Xvfb::start({options.size.width, options.size.height}, (dir / "xvfb.log").string());
-    run["display"] = xvfb->display();
+    AdapterOptions ao;
+    ao.size = options.size;
+    ao.out_dir = dir.string();
+    ao.proxy_hook = proxy_hook_lib;
+    ao.frame_rate = options.vnc_frame_rate;
+    adapter = start_adapter(options.adapter, ao);
+    run["display"] = adapter->display();
+    if (remote) run["proxy"] = adapter->describe();
     SpawnOptions spawn;
     spawn.argv = argv;
-    spawn.env["DISPLAY"] = xvfb->display();
+    spawn.env["DISPLAY"] = adapter->display();
     if (options.hook) {
       const char* preload = std::getenv("LD_PRELOAD");
       spawn.env["LD_PRELOAD"] = hook_lib + (preload && *preload ? std::string(":") + preload : "");
@@ -186,22 +226,64 @@ RunResult run_session(const RunOptions& options) {
     }
     spawn.stdout_path = (dir / "app.log").string();
     spawn.stderr_path = (dir / "app.log").string();
-    progress.note(fmt::format("pictor: running {} on Xvfb {} for {:g} s", label, xvfb->display(), options.duration_s));
+    progress.note(fmt::format("pictor: running {} on {} {} for {:g} s", label,
+                              remote ? options.adapter : std::string("Xvfb"), adapter->display(), options.duration_s));
     const std::int64_t start = monotonic_ns();
     app = Process::spawn(spawn);
     if (driver) {
-      client::LocalClientOptions co;
-      co.display = xvfb->display();
-      co.out_dir = dir.string();
-      co.app_running = [&app] { return app->running(); };
-      co.expect_marker = options.marker;
       try {
-        input_client = client::LocalClient::start(co, std::move(driver));
+        if (!remote) {
+          client::LocalClientOptions co;
+          co.display = adapter->display();
+          co.out_dir = dir.string();
+          co.app_running = [&app] { return app->running(); };
+          co.expect_marker = options.marker;
+          local_client = client::LocalClient::start(co, std::move(driver));
+          client_stop = [&] { return local_client->stop(); };
+          client_finish = [&] { local_client->finish_inputs(); };
+          client_running = [&] { return local_client->running(); };
+        }
+#ifdef PICTOR_HAVE_REMOTE_CLIENT
+        else {
+          // The client is remote: it finds the app's window in the framebuffer through the
+          // geometry the X server reports (a thin client would be told by the server side).
+          auto x = client::XConnection::open(adapter->display());
+          const client::WindowInfo w = client::wait_for_app_window(*x, 10.0, [&app] { return app->running(); });
+          x.reset();
+          run["window"] = {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}};
+          const RfbEndpoint server = *adapter->rfb();
+          int port = server.port;
+          if (!net_spec.is_identity()) {
+            net::RelayOptions ro;
+            ro.target_host = server.host;
+            ro.target_port = static_cast<uint16_t>(server.port);
+            relay = std::make_unique<net::TcpRelay>(net_spec, ro);
+            relay->start();
+            port = relay->port();
+          }
+          client::RemoteClientOptions co;
+          co.host = "127.0.0.1";
+          co.port = port;
+          co.out_dir = dir.string();
+          co.window = tag::WindowRect{w.x, w.y, w.width, w.height};
+          co.jpeg_quality = options.vnc_quality;
+          co.subsampling = options.vnc_subsampling;
+          co.app_running = [&app] { return app->running(); };
+          co.expect_marker = options.marker;
+          co.keycode_display = adapter->display();
+          remote_client = client::RemoteClient::start(co, std::move(driver));
+          run["rfb"] = remote_client->server_info();
+          client_stop = [&] { return remote_client->stop(); };
+          client_finish = [&] { remote_client->finish_inputs(); };
+          client_running = [&] { return remote_client->running(); };
+        }
+#endif
       } catch (const RunError& e) {
         // The app stays measured; the failure is reported with the results.
         client_stats.failure = e.what();
       }
     }
+    write_json(dir / "run.json", run);
     bool client_ended_noted = false;
     bool inputs_finished = false;
     for (;;) {
@@ -218,16 +300,17 @@ RunResult run_session(const RunOptions& options) {
         app_end = "stopped by pictor after the duration";
         break;
       }
-      if (!xvfb->process().running()) {
-        app_end = "stopped by pictor (Xvfb died)";
+      if (const auto dead = adapter->dead()) {
+        dead_server = *dead;
+        app_end = "stopped by pictor (" + dead->substr(0, dead->find(' ')) + " died)";
         break;
       }
       // The last inputs need time to be answered and seen: no new input in the final 300 ms.
-      if (input_client && measured_s >= options.duration_s - 0.3 && !inputs_finished) {
+      if (client_finish && measured_s >= options.duration_s - 0.3 && !inputs_finished) {
         inputs_finished = true;
-        input_client->finish_inputs();
+        client_finish();
       }
-      if (input_client && !input_client->running() && !client_ended_noted) {
+      if (client_running && !client_running() && !client_ended_noted) {
         client_ended_noted = true;
         progress.note("pictor: the input client stopped early; the app keeps running");
       }
@@ -235,23 +318,29 @@ RunResult run_session(const RunOptions& options) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     // The client first: it releases held keys while the app can still read them.
-    if (input_client) {
-      client_stats = input_client->stop();
+    if (client_stop) {
+      stop_client();
       // Let the app read any release the client still had to send, so it is not "not read".
-      if (app->running()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (app->running() && dead_server.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     app->stop(options.grace_s);
   } catch (...) {
-    if (input_client) input_client->stop();
+    stop_client();
+    if (relay) relay->stop();
     if (app) app->stop(0.5);
-    if (xvfb) xvfb->stop();
+    if (adapter) adapter->stop();
     run["status"] = "failed to start";
     run["end_time"] = iso_time_now();
     write_json(dir / "run.json", run);
     throw;
   }
-  const ExitStatus xvfb_status = xvfb->stop();
-  (void)xvfb_status;
+  if (relay) {
+    relay->stop();
+    run["net"]["bytes_up"] = relay->bytes_up();
+    run["net"]["bytes_down"] = relay->bytes_down();
+    run["net"]["connections"] = relay->connections();
+  }
+  std::vector<nlohmann::json> server_status = adapter->stop();
 
   // Derived files, from what the hook recorded.
   const std::size_t late = options.hook ? merge_late_gpu(dir.string()) : 0;
@@ -281,10 +370,30 @@ RunResult run_session(const RunOptions& options) {
                      {"failure", client_stats.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(client_stats.failure)}};
     run["client"] = c;
     if (!client_stats.driver.empty()) run["driver"] = client_stats.driver;
+#ifdef PICTOR_HAVE_REMOTE_CLIENT
+    if (remote_client) {
+      const client::RemoteClientStats rs = remote_client->rfb_stats();
+      run["rfb"] = rs.server;
+      run["client"]["updates"] = rs.updates;
+      run["client"]["marker_updates"] = rs.marker_updates;
+      run["client"]["bytes"] = rs.bytes;
+    }
+#endif
     try {
       const nlohmann::json rtt = analysis::match_inputs(dir.string());
       if (result.summary.is_object())
         for (auto it = rtt.begin(); it != rtt.end(); ++it) result.summary[it.key()] = it.value();
+      // A proxy's update cap must not silently bound what is measured (docs/remote.md).
+      const nlohmann::json& proxy = run.contains("proxy") ? run["proxy"] : nlohmann::json();
+      if (result.summary.is_object() && proxy.contains("frame_rate_cap") &&
+          result.summary.value("fps_client_updates", nlohmann::json()).is_number()) {
+        const double cap = proxy["frame_rate_cap"].get<double>();
+        const double ups = result.summary["fps_client_updates"].get<double>();
+        if (ups >= 0.9 * cap)
+          result.summary["adapter_notes"].push_back(fmt::format(
+              "client updates/s ({:.0f}) reached Xvnc's -FrameRate cap ({:g}): client FPS and RTT are bounded by "
+              "the cap; raise it with --vnc-frame-rate", ups, cap));
+      }
       write_json(dir / "summary.json", result.summary);
       report::write_trace(dir.string());
     } catch (const std::exception& e) {
@@ -319,9 +428,10 @@ RunResult run_session(const RunOptions& options) {
   if (g_interrupt.load()) {
     result.exit_code = 1;
     result.failure = fmt::format("interrupted after {:.1f} s; results so far are in {}", measured_s, dir.string());
-  } else if (app_end == "stopped by pictor (Xvfb died)") {
+  } else if (!dead_server.empty()) {
     result.exit_code = 1;
-    result.failure = "Xvfb died during the run; see " + (dir / "xvfb.log").string();
+    result.failure = fmt::format("{} died {:.1f} s into the run; results so far are in {}", dead_server,
+                                 measured_s, dir.string());
   } else if (by_itself && (frames == 0 || !st || !st->exited || st->code != 0)) {
     result.exit_code = 1;
     result.failure = fmt::format("{} exited after {:.1f} s ({}){}; see {}", label, measured_s,
@@ -333,7 +443,8 @@ RunResult run_session(const RunOptions& options) {
     result.failure = fmt::format("{} presented no frame in {:.1f} s (not an OpenGL app, or it rendered "
                                  "offscreen); see {}", label, measured_s, (dir / "app.log").string());
   }
-  run["processes"] = {status_json(xvfb->process(), "stopped by pictor"), status_json(*app, app_end)};
+  server_status.push_back(process_status_json(*app, app_end));
+  run["processes"] = server_status;
   run["duration_measured_s"] = measured_s;
   run["late_gpu_results_merged"] = late;
   run["end_time"] = iso_time_now();
