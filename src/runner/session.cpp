@@ -1,5 +1,6 @@
 #include "runner/session.h"
 
+#include <X11/Xlib.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -215,6 +216,15 @@ RunResult run_session(const RunOptions& options) {
     adapter = start_adapter(options.adapter, ao);
     run["display"] = adapter->display();
     if (remote) run["proxy"] = adapter->describe();
+    if (driver) {
+      // A held key must not auto-repeat: the X server would synthesise press/release pairs the
+      // client never sent, each a tracked event for the interposer, and the app's count of
+      // tags would run ahead of the client's. The setting lives in the server (-noreset keeps it).
+      auto x = client::XConnection::open(adapter->display());
+      XAutoRepeatOff(x->display());
+      XSync(x->display(), False);
+      run["keyboard_auto_repeat"] = false;
+    }
     SpawnOptions spawn;
     spawn.argv = argv;
     spawn.env["DISPLAY"] = adapter->display();

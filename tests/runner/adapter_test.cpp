@@ -173,3 +173,21 @@ TEST(RemoteNet, DelayAddsTwiceTheOneWayDelayToRtt) {
 }
 
 }  // namespace
+
+namespace {
+
+// A key held longer than X's auto-repeat delay (660 ms on Xvfb) must not produce repeats the
+// client never sent: every read is one the client sent, and every input is matched.
+TEST(Tracking, HeldKeysDoNotAutoRepeat) {
+  const std::string dir = fresh_dir("held-keys");
+  const auto s = run_remote(dir, {"--driver", "scripted:rate=0.3,hold=1200ms,keys=space,seed=2", "builtin:latency",
+                                  "--size", "640x360", "-d", "12s"});
+  const auto reads = read_csv_rows(dir + "/inputs_read.csv");
+  const auto sent = read_csv_rows(dir + "/client_inputs.csv");
+  EXPECT_GE(sent.size(), 4u);
+  EXPECT_EQ(reads.size(), sent.size());
+  EXPECT_EQ(s["inputs"]["matched"].get<std::size_t>(), sent.size()) << s["inputs"].dump();
+  EXPECT_EQ(read_json(dir + "/run.json")["keyboard_auto_repeat"], false);
+}
+
+}  // namespace
