@@ -1,0 +1,96 @@
+#include "synthetic_rec.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "icdata/frame_image.h"
+#include "icdata/recording.h"
+
+namespace pictor::ic::test {
+
+namespace fs = std::filesystem;
+
+std::string temp_dir(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() / fmt::format("pictor-ic-test-{}-{}", getpid(), name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p.string();
+}
+
+namespace {
+
+struct Box {
+  int cls;
+  double cx, cy, w, h;
+};
+
+void fill(icdata::RgbImage& img, const Box& b, std::uint8_t r, std::uint8_t g, std::uint8_t bl) {
+  const int x0 = static_cast<int>((b.cx - b.w / 2) * img.width), x1 = static_cast<int>((b.cx + b.w / 2) * img.width);
+  const int y0 = static_cast<int>((b.cy - b.h / 2) * img.height), y1 = static_cast<int>((b.cy + b.h / 2) * img.height);
+  for (int y = std::max(0, y0); y < std::min(img.height, y1); ++y)
+    for (int x = std::max(0, x0); x < std::min(img.width, x1); ++x) {
+      std::uint8_t* p = img.rgb.data() + (static_cast<std::size_t>(y) * static_cast<std::size_t>(img.width) + static_cast<std::size_t>(x)) * 3;
+      p[0] = r, p[1] = g, p[2] = bl;
+    }
+}
+
+}  // namespace
+
+void write_synthetic_rec(const std::string& dir, int frames) {
+  fs::create_directories(fs::path(dir) / "frames");
+  fs::create_directories(fs::path(dir) / "labels");
+  icdata::RecordingInfo info;
+  info.game = "synthetic:test";
+  info.driver = "hand-made";
+  info.synthetic = true;
+  info.window = {1280, 720};
+  info.frame_size = {128, 72};
+  info.classes = {"player", "car"};
+  info.vocabulary = {"Left", "Right"};
+  std::vector<icdata::RecFrame> rec_frames;
+  std::vector<icdata::RecInput> inputs;
+  const unsigned left = drivers::parse_input_code("Left").code, right = drivers::parse_input_code("Right").code;
+  bool holding_left = false, holding_right = false;
+  for (int i = 0; i < frames; ++i) {
+    const std::int64_t seen = 1'000'000'000 + std::int64_t{i} * 33'000'000;
+    const Box player{0, 0.5 + 0.35 * std::sin(i * 0.3), 0.75, 0.16, 0.25};
+    const Box car{1, 0.5 + 0.3 * std::cos(i * 0.17), 0.3, 0.12, 0.18};
+    icdata::RgbImage img{128, 72, std::vector<std::uint8_t>(128 * 72 * 3, 90)};
+    fill(img, player, 220, 30, 30);
+    fill(img, car, 30, 40, 220);
+    icdata::RecFrame f;
+    f.index = static_cast<std::size_t>(i);
+    f.seen_ns = seen;
+    f.app_frame = static_cast<std::uint64_t>(i);
+    f.file = icdata::rec_frame_file(f.index);
+    icdata::write_file_bytes((fs::path(dir) / f.file).string(), icdata::encode_jpeg(img, 90));
+    if (i != 3) {
+      std::ofstream lab(fs::path(dir) / icdata::rec_label_file(f.index));
+      for (const Box& b : {player, car}) lab << fmt::format("{} {:.6f} {:.6f} {:.6f} {:.6f}\n", b.cls, b.cx, b.cy, b.w, b.h);
+    }
+    rec_frames.push_back(f);
+    // The driver reacts 5 ms after the frame: steer towards the centre, pointer on the player.
+    const std::int64_t t = seen + 5'000'000;
+    const bool want_right = player.cx < 0.5, want_left = !want_right;
+    if (holding_left && !want_left) inputs.push_back({t, {drivers::InputKind::key_release, left, -1, -1}});
+    if (holding_right && !want_right) inputs.push_back({t, {drivers::InputKind::key_release, right, -1, -1}});
+    if (!holding_left && want_left) inputs.push_back({t, {drivers::InputKind::key_press, left, -1, -1}});
+    if (!holding_right && want_right) inputs.push_back({t, {drivers::InputKind::key_press, right, -1, -1}});
+    holding_left = want_left;
+    holding_right = want_right;
+    inputs.push_back({t + 1, {drivers::InputKind::pointer_motion, 0, static_cast<int>(player.cx * 1280), 360}});
+  }
+  info.frames = rec_frames.size();
+  info.inputs = inputs.size();
+  info.duration_s = frames * 0.033;
+  std::ofstream(fs::path(dir) / "labels" / "classes.txt") << "player\ncar\n";
+  icdata::write_recording_info((fs::path(dir) / "recording.json").string(), info);
+  icdata::write_rec_frames((fs::path(dir) / "frames.csv").string(), rec_frames);
+  icdata::write_rec_inputs((fs::path(dir) / "inputs.csv").string(), inputs);
+}
+
+}  // namespace pictor::ic::test

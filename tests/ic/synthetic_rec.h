@@ -1,0 +1,17 @@
+// A small recording made by hand in the REC format (docs/intelligent-client.md) for the model
+// tests: coloured boxes moving over a plain background, and a driver that steers after them.
+#pragma once
+#include <string>
+
+namespace pictor::ic::test {
+
+// A fresh empty directory under the system temp dir.
+std::string temp_dir(const std::string& name);
+
+// Writes REC into `dir`: `frames` frames 33 ms apart at 128x72 (window 1280x720), classes
+// player (red box) and car (blue box), vocabulary Left, Right. The player slides left and right;
+// the driver holds Right while the player is left of the centre and Left otherwise, and moves the
+// pointer to the player's position on every frame. Frame 3 has no label file.
+void write_synthetic_rec(const std::string& dir, int frames = 60);
+
+}  // namespace pictor::ic::test
