@@ -1,28 +1,11 @@
 #include "ic/frame_image.h"
 
-#include <turbojpeg.h>
-
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <fstream>
-#include <iterator>
-#include <memory>
-
-#include "core/error.h"
+#include <cstddef>
 
 namespace pictor::ic {
 
-tag::ImageView RgbImage::view() const {
-  return tag::ImageView{rgb.data(), width, height, width * 3, tag::PixelFormat::rgb};
-}
-
 namespace {
-
-struct TjDeleter {
-  void operator()(void* h) const { tjDestroy(h); }
-};
-using TjHandle = std::unique_ptr<void, TjDeleter>;
 
 // Byte offsets of R, G, B inside one pixel of each format (gray: all three the same byte).
 struct Channels {
@@ -42,37 +25,6 @@ Channels channels_of(tag::PixelFormat f) {
 }
 
 }  // namespace
-
-RgbImage decode_jpeg_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: cannot read the frame image", path));
-  const std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  TjHandle tj(tjInitDecompress());
-  if (!tj) throw RunError("libturbojpeg: cannot create a decompressor");
-  int w = 0, h = 0, subsamp = 0, colorspace = 0;
-  if (data.empty() || tjDecompressHeader3(tj.get(), data.data(), data.size(), &w, &h, &subsamp, &colorspace) != 0)
-    throw UsageError(fmt::format("{}: not a JPEG image", path));
-  RgbImage img;
-  img.width = w;
-  img.height = h;
-  img.rgb.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3);
-  if (tjDecompress2(tj.get(), data.data(), data.size(), img.rgb.data(), w, w * 3, h, TJPF_RGB, 0) != 0)
-    throw UsageError(fmt::format("{}: damaged JPEG ({})", path, tjGetErrorStr2(tj.get())));
-  return img;
-}
-
-std::vector<std::uint8_t> encode_jpeg(const RgbImage& image, int quality) {
-  TjHandle tj(tjInitCompress());
-  if (!tj) throw RunError("libturbojpeg: cannot create a compressor");
-  unsigned char* buf = nullptr;
-  unsigned long size = 0;
-  if (tjCompress2(tj.get(), image.rgb.data(), image.width, image.width * 3, image.height, TJPF_RGB, &buf, &size,
-                  TJSAMP_420, quality, 0) != 0)
-    throw RunError(fmt::format("libturbojpeg: {}", tjGetErrorStr2(tj.get())));
-  std::vector<std::uint8_t> out(buf, buf + size);
-  tjFree(buf);
-  return out;
-}
 
 void downscale_planar(const tag::ImageView& image, int out_w, int out_h, std::uint8_t* out) {
   const Channels ch = channels_of(image.format);

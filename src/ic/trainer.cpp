@@ -12,6 +12,7 @@
 #include "ic/frame_image.h"
 #include "ic/networks.h"
 #include "ic/training_data.h"
+#include "icdata/frame_image.h"
 
 namespace pictor::ic {
 
@@ -43,7 +44,7 @@ Sequence prepare(const TrainingRecording& rec, const NetworkShape& shape, double
   const auto ww = static_cast<float>(std::max(1, rec.info.window.width));
   const auto wh = static_cast<float>(std::max(1, rec.info.window.height));
   for (const TrainingFrame& f : rec.frames) {
-    const RgbImage img = decode_jpeg_file(f.image_path);
+    const icdata::RgbImage img = icdata::read_jpeg_file(f.image_path);
     std::vector<std::uint8_t> buf(planar);
     downscale_planar(img.view(), shape.input_width, shape.input_height, buf.data());
     s.images.push_back(std::move(buf));
