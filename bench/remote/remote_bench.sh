@@ -14,6 +14,7 @@ SCENE=${3:-latency}
 PICTOR=${PICTOR:-build/bin/pictor}
 NET=${NET:-}
 OUT=${OUT:-$(mktemp -d /tmp/pictor-remote-bench.XXXXXX)}
+mkdir -p "$OUT"
 configs=()
 for adapter in xvnc x11vnc; do
   for q in 15 42 80; do configs+=("$adapter:$q"); done
