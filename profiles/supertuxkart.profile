@@ -2,7 +2,7 @@
 # into a race from the command line (--race-now), so no menu is navigated. Checked 2026-11-29 on
 # the 2-core llvmpipe development VM: the window, first drawing and marker appear, but with a
 # fresh private home the game rebuilds its texture cache before the race and had not reached it
-# after 170 s, so play_start_ns (startup_wait after the first drawing) still falls in the loading
+# after 7 minutes, so play_start_ns (startup_wait after the first drawing) still falls in the loading
 # screen there. See docs/profiles.md.
 name = supertuxkart
 description = SuperTuxKart 1.4: kart race on Lighthouse against three AI karts
