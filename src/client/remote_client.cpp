@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -22,6 +23,7 @@
 #include "client/x_connection.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "tag/marker_code.h"
 
 namespace pictor::client {
 
@@ -59,6 +61,15 @@ struct RemoteClient::State {
   ClientStats stats;
   RemoteClientStats rfb;
   std::uint64_t implausible = 0, skipped_inputs = 0, keysym_details = 0;
+  // Tracked events the app read before this client sent anything (a profile's start-up clicks
+  // and keys, sent by pictor-launch): the app's tags run this far ahead of the client's numbering.
+  std::uint64_t foreign_reads = 0;
+  std::optional<std::uint32_t> last_idle_tag;  // the previous marker reading before driving
+  // The X display behind the server, to see whether pictor-launch still holds the inputs (its
+  // selection _PICTOR_LAUNCH_STARTING, docs/client.md); null when there is none.
+  std::unique_ptr<XConnection> launcher_x;
+  Atom launch_starting = None;
+  std::int64_t held_since_ns = -1;
 
   std::thread thread;
   int wake_fd = -1;
@@ -91,7 +102,15 @@ struct RemoteClient::State {
   void loop();
   void run();
   void release_held();
+  bool launcher_holds();
 };
+
+bool RemoteClient::State::launcher_holds() {
+  if (!launcher_x || launcher_x->lost()) return false;
+  Display* dpy = launcher_x->display();
+  if (launch_starting == None) launch_starting = XInternAtom(dpy, "_PICTOR_LAUNCH_STARTING", False);
+  return XGetSelectionOwner(dpy, launch_starting) != None;
+}
 
 void RemoteClient::State::send(const Input& in) {
   if (in.x >= 0 && in.y >= 0) {
@@ -188,7 +207,15 @@ void RemoteClient::State::on_update(const RfbUpdate& u) {
     const std::int64_t t0 = monotonic_ns();
     const auto payload = tag::decode(conn->framebuffer(), window, options.corner);
     const std::int64_t t1 = monotonic_ns();
-    const MarkerTracker::Reading r = tracker.update(payload, stats.inputs_sent);
+    if (stats.inputs_sent == 0) {
+      // Before the first input, a tag the app shows counts reads of someone else's inputs; taken
+      // when two readings in a row agree, so one false read (probability 2^-12) cannot set it.
+      if (payload && last_idle_tag == payload->tag) foreign_reads = tag::unwrap_counter(payload->tag, tag::kTagBits, 0);
+      last_idle_tag = payload ? std::optional<std::uint32_t>(payload->tag) : std::nullopt;
+    }
+    // A tag beyond what the app can have read is a false read: it can have read every input this
+    // client sent plus the foreign ones.
+    const MarkerTracker::Reading r = tracker.update(payload, stats.inputs_sent + foreign_reads);
     if (r.implausible) ++implausible;
     ++stats.captures;
     if (r.tag) ++stats.markers_read;
@@ -227,6 +254,16 @@ void RemoteClient::State::loop() {
   last_message_end_ns = monotonic_ns();
   while (!stop_requested.load()) {
     std::int64_t now = monotonic_ns();
+    if (!driving && launcher_holds()) {
+      // Start afresh once the launcher lets go: the next readable marker, then the warm-up.
+      if (held_since_ns < 0) held_since_ns = now;
+      warmup_until_ns = -1;
+      first_frame_deadline_ns = now + static_cast<std::int64_t>(options.first_frame_timeout_s * 1e9);
+    } else if (held_since_ns >= 0) {
+      stats.notes.push_back(fmt::format("inputs held for {:.1f} s while pictor-launch started the game",
+                                        static_cast<double>(now - held_since_ns) * 1e-9));
+      held_since_ns = -2;  // noted once
+    }
     if (!driving && warmup_until_ns >= 0 && now >= warmup_until_ns) {
       driving = true;
       next_step_ns = now;
@@ -315,7 +352,8 @@ std::unique_ptr<RemoteClient> RemoteClient::start(const RemoteClientOptions& opt
   }
   if (!options.keycode_display.empty()) {
     // The keycodes the app will read, for the `detail` column the matcher aligns on.
-    const auto x = XConnection::open(options.keycode_display);
+    s.launcher_x = XConnection::open(options.keycode_display);
+    const auto& x = s.launcher_x;
     for (const drivers::InputCode& c : s.driver->vocabulary()) {
       if (c.button) continue;
       const KeyCode code = XKeysymToKeycode(x->display(), c.code);
@@ -433,6 +471,12 @@ ClientStats RemoteClient::stop() {
   if (s.skipped_inputs > 0)
     s.stats.notes.push_back(fmt::format(
         "{} driver input(s) not sent: a press of what was held or a release of what was not", s.skipped_inputs));
+  if (s.foreign_reads > 0) {
+    s.stats.notes.push_back(fmt::format(
+        "the app had read {} tracked event(s) before the first input (start-up inputs): its tags run "
+        "that far ahead of the inputs sent",
+        s.foreign_reads));
+  }
   if (s.implausible > 0)
     s.stats.notes.push_back(fmt::format(
         "{} marker read(s) rejected: tag beyond the inputs sent (a false read of unmarked content)",
