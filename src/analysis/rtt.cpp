@@ -56,13 +56,19 @@ std::vector<long> align_reads(const RttTimeline& t, std::vector<std::string>& no
         "read input Pictor did not send, or kinds/details disagree",
         t.reads.size() - j, t.reads.size(), t.reads[j].tag, t.reads[j].kind, t.reads[j].detail));
   }
-  const std::size_t skipped = t.sent.size() - j;
+  // Counted, not derived from j: j also advanced over the start-up reads skipped above.
+  const auto skipped = static_cast<std::size_t>(std::count(read_of.begin(), read_of.end(), -1L));
   if (skipped > 0) {
     notes.push_back(fmt::format(
         "the app did not receive {} sent input(s) (an event kind its window does not select, or "
-        "sent after it stopped reading); its tags count only what it read, so {} input(s) carry "
-        "a different tag in the app",
-        skipped, renumbered));
+        "sent after it stopped reading)",
+        skipped));
+  }
+  if (renumbered > 0) {
+    notes.push_back(fmt::format(
+        "{} input(s) carry a different tag in the app than in the client: the app's tags count only "
+        "what it read ({} start-up read(s) in, {} input(s) it never got out)",
+        renumbered, foreign, skipped));
   }
   return read_of;
 }

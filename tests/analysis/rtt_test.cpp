@@ -141,6 +141,28 @@ TEST(RttMatch, InputsTheAppNeverReceivesAreNotReadAndTagsRealign) {
   EXPECT_NE(notes[0].find("did not receive 3 sent input"), std::string::npos) << notes[0];
 }
 
+TEST(RttMatch, StartUpReadsShiftTheAppTagsAndAreNotCountedAsLostInputs) {
+  // A profile's two start-up clicks were read before the client's first input: the app's tags
+  // run two ahead, and every sent input was still received.
+  Builder b;
+  b.frame(0, 0);
+  b.read(1, 2, "button_press", 1).read(2, 3, "button_release", 1);
+  b.sent(10, "key_press", 38).sent(20, "key_release", 38);
+  b.read(3, 11, "key_press", 38).read(4, 21, "key_release", 38);
+  b.frame(15, 3).frame(25, 4);
+  b.seen(17, 3, 1).seen(27, 4, 2);
+  std::vector<std::string> notes;
+  const auto m = match_timeline(b.t, &notes);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].status, MatchStatus::matched);
+  EXPECT_EQ(m[0].app_tag, 3u);
+  EXPECT_EQ(m[1].app_tag, 4u);
+  std::string all;
+  for (const auto& n : notes) all += n + "\n";
+  EXPECT_EQ(all.find("did not receive"), std::string::npos) << all;
+  EXPECT_NE(all.find("2 start-up read(s)"), std::string::npos) << all;
+}
+
 TEST(RttMatch, UnansweredInputsAndMissingInterposerFiles) {
   Builder b;
   b.frame(0, 0).seen(1, 0, 0);
