@@ -144,7 +144,10 @@ TEST_P(RemoteTracking, InputsAreMatchedThroughTheProxy) {
   ASSERT_TRUE(s["stages_ms"].contains("CP_ms")) << s["stages_ms"].dump();
   EXPECT_GT(s["stages_ms"]["CP_ms"]["n"].get<int>(), 0);
   EXPECT_TRUE(s["stages_ms"].contains("CS_ms"));
-  EXPECT_LE(s["fps_client"].get<double>(), s["fps_avg"].get<double>());
+  // The client cannot see more distinct frames than the app presented. The two FPS figures are
+  // averages over slightly different windows (the client's lags the app's), hence the 2 %.
+  EXPECT_LE(s["client_frames"]["seen"].get<double>(), s["client_frames"]["app_frames"].get<double>());
+  EXPECT_LE(s["fps_client"].get<double>(), 1.02 * s["fps_avg"].get<double>());
   const auto run = read_json(dir + "/run.json");
   EXPECT_EQ(run["status"], "ok");
   EXPECT_TRUE(run["rfb"].is_object());
