@@ -5,6 +5,7 @@
 #include <X11/Xproto.h>
 #include <X11/extensions/record.h>
 
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -29,10 +30,19 @@ struct HumanRecorder::State {
     int x, y;
   };
   std::vector<Raw> raw;
+  // Set when the server says the context is enabled (XRecordStartOfData): events before that are
+  // not recorded, so start() waits for it.
+  bool started = false;
+  bool ended = false;
+  std::condition_variable started_cv;
 
   static void on_data(XPointer self, XRecordInterceptData* d) {
     auto* s = reinterpret_cast<State*>(self);
-    if (d->category == XRecordFromServer && d->data_len * 4 >= sizeof(xEvent)) {
+    if (d->category == XRecordStartOfData) {
+      std::lock_guard lock(s->mutex);
+      s->started = true;
+      s->started_cv.notify_all();
+    } else if (d->category == XRecordFromServer && d->data_len * 4 >= sizeof(xEvent)) {
       const auto* ev = reinterpret_cast<const xEvent*>(d->data);
       const int type = ev->u.u.type & 0x7f;
       std::lock_guard lock(s->mutex);
@@ -71,8 +81,20 @@ std::unique_ptr<HumanRecorder> HumanRecorder::start(const std::string& display) 
   XSync(s->control, False);
   State* raw = s.get();
   // XRecordEnableContext blocks, delivering events, until the context is disabled.
-  s->thread = std::thread([raw] { XRecordEnableContext(raw->data, raw->context, State::on_data, reinterpret_cast<XPointer>(raw)); });
-  return std::unique_ptr<HumanRecorder>(new HumanRecorder(std::move(s)));
+  s->thread = std::thread([raw] {
+    XRecordEnableContext(raw->data, raw->context, State::on_data, reinterpret_cast<XPointer>(raw));
+    std::lock_guard lock(raw->mutex);
+    raw->ended = true;
+    raw->started_cv.notify_all();
+  });
+  bool enabled = false;
+  {
+    std::unique_lock lock(s->mutex);
+    enabled = s->started_cv.wait_for(lock, std::chrono::seconds(5), [&] { return s->started || s->ended; }) && s->started;
+  }
+  auto recorder = std::unique_ptr<HumanRecorder>(new HumanRecorder(std::move(s)));
+  if (!enabled) throw RunError("human driver: the RECORD context on '" + display + "' did not start within 5 s");
+  return recorder;
 }
 
 HumanRecorder::HumanRecorder(std::unique_ptr<State> state) : state_(std::move(state)) {}
