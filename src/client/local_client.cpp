@@ -494,6 +494,7 @@ ClientStats LocalClient::stop() {
   }
   s.capture.reset();
   try {
+    s.driver->detach();
     s.stats.driver_report = s.driver->report();
   } catch (const std::exception& e) {
     s.stats.notes.push_back(std::string("the driver's report failed: ") + e.what());

@@ -433,6 +433,7 @@ ClientStats RemoteClient::stop() {
     }
   }
   try {
+    s.driver->detach();
     s.stats.driver_report = s.driver->report();
   } catch (const std::exception& e) {
     s.stats.notes.push_back(std::string("the driver's report failed: ") + e.what());

@@ -32,6 +32,13 @@ struct ClientView {
   const tag::ImageView* image = nullptr;
 };
 
+// Where the session runs, told to the driver once its display exists and before the first step.
+struct SessionContext {
+  std::string display;        // the app's X display (":7")
+  std::string adapter;        // local, xvnc, x11vnc
+  std::optional<int> rfb_port;  // the VNC server's loopback port, for a remote adapter
+};
+
 // A driver's answer: inputs to send now, in order, and when to ask again.
 struct Step {
   std::vector<Input> send;
@@ -51,8 +58,15 @@ class Driver {
   // True when the driver looks at pixels: the client then captures the whole window, not just
   // the marker corner, and passes it in ClientView::image.
   virtual bool wants_image() const { return false; }
+  // Called once, on the session's thread, when the app's display is up and before step(). A driver
+  // that watches what a person does there (human) starts from this; it may throw UsageError
+  // when the session cannot serve it.
+  virtual void attach(const SessionContext& /*session*/) {}
   // Called on the client's thread only; must not block.
   virtual Step step(const ClientView& view) = 0;
+  // Called once when the client stops, after the last step and while the display is still up: a
+  // driver holding its own connection to the display lets go of it here (the server goes next).
+  virtual void detach() {}
   // What the driver measured about itself (inference times, actions per minute, ...), asked once
   // after the client stopped; stored in run.json as client.driver_report. null: nothing to say.
   virtual nlohmann::json report() const { return nullptr; }

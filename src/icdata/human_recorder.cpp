@@ -143,16 +143,39 @@ std::vector<RecInput> HumanRecorder::take() {
   return out;
 }
 
-HumanDriver::HumanDriver(std::string display) : display_(std::move(display)) {}
+HumanDriver::HumanDriver(std::string display) : display_(std::move(display)), named_(!display_.empty()) {}
+
+void HumanDriver::attach(const drivers::SessionContext& session) {
+  if (named_) return;
+  if (!session.rfb_port)
+    throw UsageError("driver 'human': the " + session.adapter +
+                     " adapter's display is a private Xvfb nobody can see; use --adapter xvnc and a VNC viewer, "
+                     "or human:display=:N for a display a person plays on");
+  display_ = session.display;
+  // Started here, not on the first step: a person may act before the client sees a frame.
+  recorder_ = HumanRecorder::start(display_);
+}
 
 drivers::Step HumanDriver::step(const drivers::ClientView& view) {
-  // Started on the first step: the display exists by then.
+  // A named display is started on the first step: it exists by then.
   if (!recorder_) recorder_ = HumanRecorder::start(display_);
   drivers::Step s;
   s.next_ns = view.now_ns + 50'000'000;
   return s;
 }
 
-std::vector<RecInput> HumanDriver::take() { return recorder_ ? recorder_->take() : std::vector<RecInput>{}; }
+void HumanDriver::detach() {
+  if (!recorder_) return;
+  for (auto& r : recorder_->take()) remaining_.push_back(r);
+  recorder_.reset();
+}
+
+std::vector<RecInput> HumanDriver::take() {
+  std::vector<RecInput> out;
+  out.swap(remaining_);
+  if (recorder_)
+    for (auto& r : recorder_->take()) out.push_back(r);
+  return out;
+}
 
 }  // namespace pictor::icdata

@@ -30,19 +30,28 @@ class HumanRecorder {
   std::unique_ptr<State> state_;
 };
 
-// human:display=:N — sends nothing; records what happens on `display` (RecordingDriver asks it
-// for its inputs with take()). The session's own display is not known to drivers yet, so the
-// display must be named.
+// human[:display=:N] — sends nothing; records what a person does (RecordingDriver asks it for
+// its inputs with take()). Without a display it records the session's own display, which a
+// person reaches through the remote adapter's VNC server (a viewer on the printed port); the
+// local adapter's private Xvfb cannot be seen, so it is refused there. With display=:N it records
+// that display instead, wherever the app runs.
 class HumanDriver : public drivers::Driver {
  public:
-  explicit HumanDriver(std::string display);
-  std::string spec() const override { return "human:display=" + display_; }
+  explicit HumanDriver(std::string display = {});
+  std::string spec() const override { return named_ ? "human:display=" + display_ : std::string("human"); }
   std::vector<drivers::InputCode> vocabulary() const override { return {}; }
+  void attach(const drivers::SessionContext& session) override;
   drivers::Step step(const drivers::ClientView& view) override;
+  // Ends recording before the display goes away (an Xlib connection to a dead server ends the
+  // process); take() still returns what was recorded until then.
+  void detach() override;
   std::vector<RecInput> take();
+  const std::string& display() const { return display_; }
 
  private:
   std::string display_;
+  std::vector<RecInput> remaining_;
+  bool named_ = false;
   std::unique_ptr<HumanRecorder> recorder_;
 };
 

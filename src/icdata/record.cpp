@@ -141,9 +141,9 @@ void register_drivers() {
   drivers::register_driver("human", [](std::string_view args, std::string_view spec) {
     const auto o = drivers::parse_driver_options(args, spec);
     const auto it = o.find("display");
-    if (it == o.end() || o.size() != 1)
-      throw UsageError("driver '" + std::string(spec) + "': give display=:N (the X display the person plays on)");
-    return std::make_unique<HumanDriver>(it->second);
+    if (o.size() > (it == o.end() ? 0u : 1u) || (it != o.end() && it->second.empty()))
+      throw UsageError("driver '" + std::string(spec) + "': the only option is display=:N (the X display the person plays on)");
+    return std::make_unique<HumanDriver>(it == o.end() ? std::string() : it->second);
   });
   drivers::register_driver("replay", make_replay_driver);
   drivers::register_driver("gated-replay", make_gated_replay_driver);

@@ -40,13 +40,22 @@ drivers::Step RecordingDriver::step(const drivers::ClientView& view) {
     std::lock_guard lock(log_->mutex);
     for (const auto& in : step.send) log_->inputs.push_back({view.now_ns, in});
   }
+  take_human_inputs();
+  return step;
+}
+
+void RecordingDriver::take_human_inputs() {
   // A person's inputs do not pass through step(): the human driver records them itself.
   if (auto* human = dynamic_cast<HumanDriver*>(inner_.get())) {
     auto taken = human->take();
     std::lock_guard lock(log_->mutex);
     for (auto& r : taken) log_->inputs.push_back(r);
   }
-  return step;
+}
+
+void RecordingDriver::detach() {
+  inner_->detach();
+  take_human_inputs();
 }
 
 nlohmann::json RecordingDriver::report() const {

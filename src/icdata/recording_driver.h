@@ -30,11 +30,14 @@ class RecordingDriver : public drivers::Driver {
   std::string spec() const override { return inner_->spec(); }
   std::vector<drivers::InputCode> vocabulary() const override { return inner_->vocabulary(); }
   bool wants_image() const override { return true; }
+  void attach(const drivers::SessionContext& session) override { inner_->attach(session); }
+  void detach() override;
   drivers::Step step(const drivers::ClientView& view) override;
   nlohmann::json report() const override;
 
  private:
   void save_frame(const drivers::ClientView& view);
+  void take_human_inputs();
 
   std::unique_ptr<drivers::Driver> inner_;
   bool inner_wants_image_;

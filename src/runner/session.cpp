@@ -225,6 +225,16 @@ RunResult run_session(const RunOptions& options) {
       XSync(x->display(), False);
       run["keyboard_auto_repeat"] = false;
     }
+    if (remote) {
+      const RfbEndpoint server = *adapter->rfb();
+      progress.note(fmt::format("pictor: {} serves the session's display on {}:{} (a VNC viewer can watch and play)",
+                                options.adapter, server.host, server.port));
+    }
+    if (driver) {
+      drivers::SessionContext context{adapter->display(), options.adapter, std::nullopt};
+      if (remote) context.rfb_port = adapter->rfb()->port;
+      driver->attach(context);
+    }
     SpawnOptions spawn;
     spawn.argv = argv;
     spawn.env["DISPLAY"] = adapter->display();
