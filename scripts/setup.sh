@@ -15,6 +15,8 @@ PACKAGES=(
   xvfb xauth x11-utils libgl1-mesa-dri libegl-mesa0 mesa-utils mesa-utils-extra glmark2-x11
   # remote rendering: the VNC proxies Pictor drives, and libvncclient for its RFB client
   tigervnc-standalone-server x11vnc libvncserver-dev
+  # the optional kernel network backend (--net-backend netem): tc; unshare probes it
+  iproute2 util-linux
   # the intelligent client: libtorch on CPU (OpenBLAS with OpenMP beside it)
   libtorch-dev libopenblas0-openmp
   fonts-dejavu-core

@@ -24,6 +24,7 @@ struct RunArgs {
   bool no_marker = false;
   std::string adapter = "local";
   std::string net;
+  std::string net_backend = "relay";
   int vnc_quality = 80;
   std::string vnc_subsampling = "4:2:0";
   int vnc_frame_rate = 0;
@@ -52,6 +53,10 @@ void add_run(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--net", args->net,
                   "emulated network between client and proxy, per direction: delay=20ms,jitter=5ms,loss=0.5%,rate=50mbit");
+  cmd->add_option("--net-backend", args->net_backend,
+                  "how --net is emulated: relay (user-space TCP relay, no privileges) or netem (kernel qdisc on "
+                  "loopback; needs sch_netem and root)")
+      ->capture_default_str();
   cmd->add_option("--vnc-quality", args->vnc_quality, "JPEG quality 1..100 the RFB client asks for")->capture_default_str();
   cmd->add_option("--vnc-subsampling", args->vnc_subsampling, "JPEG chroma subsampling: 4:4:4, 4:2:2, 4:2:0, gray")
       ->check(CLI::IsMember({"4:4:4", "4:2:2", "4:2:0", "gray"}))
@@ -82,6 +87,7 @@ void add_run(CLI::App& app, Context& ctx) {
     o.marker = !args->no_marker;
     o.adapter = args->adapter;
     o.net = args->net;
+    o.net_backend = args->net_backend;
     o.vnc_quality = args->vnc_quality;
     o.vnc_subsampling = args->vnc_subsampling;
     o.vnc_frame_rate = args->vnc_frame_rate;

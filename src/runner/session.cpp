@@ -22,6 +22,7 @@
 #include "client/remote_client.h"
 #define PICTOR_HAVE_REMOTE_CLIENT 1
 #endif
+#include "net/netem.h"
 #include "net/relay.h"
 #include "net/spec.h"
 #include "runner/adapter.h"
@@ -148,6 +149,11 @@ RunResult run_session(const RunOptions& options) {
     if (!remote)
       throw UsageError("--net needs a remote adapter (--adapter xvnc or x11vnc): the local client has no network");
   }
+  if (options.net_backend != "relay" && options.net_backend != "netem")
+    throw UsageError("unknown --net-backend '" + options.net_backend + "' (known: relay, netem)");
+  const bool use_netem = options.net_backend == "netem" && !net_spec.is_identity();
+  if (options.net_backend == "netem" && net_spec.is_identity())
+    throw UsageError("--net-backend netem needs --net with something to emulate (delay=, jitter=, loss=, rate=)");
   if (options.vnc_quality < 1 || options.vnc_quality > 100)
     throw UsageError(fmt::format("--vnc-quality must be 1..100 (got {})", options.vnc_quality));
   if (options.vnc_frame_rate < 0) throw UsageError("--vnc-frame-rate must be positive");
@@ -179,7 +185,7 @@ RunResult run_session(const RunOptions& options) {
                      {"start_time", iso_time_now()},
                      {"status", "running"}};
   if (remote) {
-    run["net"] = {{"spec", net::to_string(net_spec)}, {"emulation", net_spec.is_identity() ? "none" : "user-space TCP relay"}};
+    run["net"] = {{"spec", net::to_string(net_spec)}, {"emulation", net_spec.is_identity() ? "none" : use_netem ? "tc netem on lo" : "user-space TCP relay"}};
     run["proxy_interposer"] = proxy_hook_lib.empty() ? nlohmann::json(nullptr) : nlohmann::json(proxy_hook_lib);
   }
   write_json(dir / "run.json", run);
@@ -188,6 +194,7 @@ RunResult run_session(const RunOptions& options) {
   InterruptGuard interrupts;
   std::unique_ptr<Adapter> adapter;
   std::unique_ptr<net::TcpRelay> relay;
+  std::unique_ptr<net::NetemLink> netem;
   std::optional<Process> app;
   std::unique_ptr<client::LocalClient> local_client;
 #ifdef PICTOR_HAVE_REMOTE_CLIENT
@@ -229,6 +236,11 @@ RunResult run_session(const RunOptions& options) {
       const RfbEndpoint server = *adapter->rfb();
       progress.note(fmt::format("pictor: {} serves the session's display on {}:{} (a VNC viewer can watch and play)",
                                 options.adapter, server.host, server.port));
+      if (use_netem) {
+        // On the proxy's port itself, so a viewer gets the same network as Pictor's client.
+        netem = net::NetemLink::apply(net_spec, static_cast<std::uint16_t>(server.port));
+        run["net"]["commands"] = netem->commands();
+      }
     }
     if (driver) {
       drivers::SessionContext context{adapter->display(), options.adapter, std::nullopt};
@@ -273,7 +285,7 @@ RunResult run_session(const RunOptions& options) {
           run["window"] = {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}};
           const RfbEndpoint server = *adapter->rfb();
           int port = server.port;
-          if (!net_spec.is_identity()) {
+          if (!net_spec.is_identity() && !use_netem) {
             net::RelayOptions ro;
             ro.target_host = server.host;
             ro.target_port = static_cast<uint16_t>(server.port);
@@ -347,6 +359,7 @@ RunResult run_session(const RunOptions& options) {
   } catch (...) {
     stop_client();
     if (relay) relay->stop();
+    netem.reset();
     if (app) app->stop(0.5);
     if (adapter) adapter->stop();
     run["status"] = "failed to start";
@@ -360,6 +373,7 @@ RunResult run_session(const RunOptions& options) {
     run["net"]["bytes_down"] = relay->bytes_down();
     run["net"]["connections"] = relay->connections();
   }
+  netem.reset();
   std::vector<nlohmann::json> server_status = adapter->stop();
 
   // Derived files, from what the hook recorded.

@@ -33,6 +33,9 @@ struct RunOptions {
   std::string adapter = "local";
   // Emulated network between the RFB client and the proxy ("delay=20ms,rate=50mbit"; empty: none).
   std::string net;
+  // How `net` is emulated: "relay" (Pictor's user-space TCP relay, no privileges) or "netem" (the
+  // kernel's netem qdisc on loopback for the proxy's port; needs sch_netem and CAP_NET_ADMIN).
+  std::string net_backend = "relay";
   int vnc_quality = 80;               // JPEG quality 1..100 the RFB client asks for
   std::string vnc_subsampling = "4:2:0";
   int vnc_frame_rate = 0;             // Xvnc -FrameRate; 0 = Pictor's default for latency runs

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "helpers.h"
+#include "net/netem.h"
 
 extern char** environ;
 
@@ -173,6 +174,50 @@ TEST(RemoteNet, DelayAddsTwiceTheOneWayDelayToRtt) {
   EXPECT_NEAR(diff, 40.0, 4.0) << "base " << base["rtt_ms"].dump() << "\ndelayed " << delayed["rtt_ms"].dump();
   // The delay is on the network: CS (client → proxy) carries about one one-way delay.
   EXPECT_NEAR(delayed["stages_ms"]["CS_ms"]["p50"].get<double>(), 20.0, 4.0);
+}
+
+// The kernel backend where it exists: the same 40 ± 4 ms as the relay. Runs alone (serial).
+TEST(RemoteNet, NetemDelayAddsTwiceTheOneWayDelayToRtt) {
+  if (const auto why = pictor::net::netem_unavailable()) GTEST_SKIP() << "netem is not available here: " << *why;
+  if (::geteuid() != 0) GTEST_SKIP() << "netem on loopback needs root (CAP_NET_ADMIN)";
+  const std::vector<std::string> common{"--adapter", "xvnc", "--driver", "scripted:rate=4,hold=100ms,keys=space,seed=5",
+                                        "builtin:latency", "--size", "640x360", "-d", "8s"};
+  auto with = common;
+  with.insert(with.end(), {"--net", "delay=20ms", "--net-backend", "netem"});
+  const auto base = run_remote(fresh_dir("netem-base"), common);
+  const std::string dir = fresh_dir("netem-delay");
+  const auto delayed = run_remote(dir, with);
+  const double diff = delayed["rtt_ms"]["mean"].get<double>() - base["rtt_ms"]["mean"].get<double>();
+  EXPECT_NEAR(diff, 40.0, 4.0) << "base " << base["rtt_ms"].dump() << "\ndelayed " << delayed["rtt_ms"].dump();
+  EXPECT_EQ(read_json(dir + "/run.json")["net"]["emulation"], "tc netem on lo");
+}
+
+// Where the kernel has no netem (or no permission), the backend is one clear line, exit 1, the
+// session directory kept, the proxy stopped and loopback left as it was.
+TEST(RemoteNet, NetemUnavailableIsAClearFailure) {
+  if (!pictor::net::netem_unavailable() && ::geteuid() == 0)
+    GTEST_SKIP() << "netem works here; NetemDelayAddsTwiceTheOneWayDelayToRtt covers it";
+  const auto qdisc_before = run_command({"/bin/sh", "-c", "tc qdisc show dev lo"}).out;
+  const std::string dir = fresh_dir("netem-missing");
+  const auto r = run_command({PICTOR_BIN, "--quiet", "run", "--adapter", "xvnc", "--net", "delay=20ms", "--net-backend",
+                              "netem", "--driver", "scripted", "builtin:latency", "-d", "3s", "-o", dir});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.last_err_line().rfind("pictor: --net-backend netem: ", 0), 0u) << r.err;
+  const auto run = read_json(dir + "/run.json");
+  EXPECT_EQ(run["status"], "failed to start");
+  EXPECT_EQ(run["net"]["emulation"], "tc netem on lo");
+  EXPECT_FALSE(process_alive(run["proxy"]["proxy_pid"].get<int>()));
+  EXPECT_EQ(run_command({"/bin/sh", "-c", "tc qdisc show dev lo"}).out, qdisc_before);
+}
+
+TEST(Adapters, NetBackendUsageErrors) {
+  auto r = run_command({PICTOR_BIN, "run", "--adapter", "xvnc", "--net", "delay=5ms", "--net-backend", "tunnel",
+                        "builtin:null", "-d", "1s"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.last_err_line().find("unknown --net-backend 'tunnel'"), std::string::npos) << r.err;
+  r = run_command({PICTOR_BIN, "run", "--adapter", "xvnc", "--net-backend", "netem", "builtin:null", "-d", "1s"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.last_err_line().find("--net-backend netem needs --net"), std::string::npos) << r.err;
 }
 
 }  // namespace

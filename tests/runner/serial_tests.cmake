@@ -1,2 +1,3 @@
 # Included by CTest after test discovery: timing-sensitive tests run serially.
-set_tests_properties(RemoteNet.DelayAddsTwiceTheOneWayDelayToRtt PROPERTIES RUN_SERIAL TRUE)
+set_tests_properties(RemoteNet.DelayAddsTwiceTheOneWayDelayToRtt RemoteNet.NetemDelayAddsTwiceTheOneWayDelayToRtt
+                     PROPERTIES RUN_SERIAL TRUE)
