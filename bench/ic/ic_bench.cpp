@@ -29,8 +29,11 @@ std::string model_dir() {
     m.window_width = 1280;
     m.window_height = 720;
     m.motion_scale = 0.01;
+    m.hold_thresholds.assign(m.vocabulary.size(), 0.5);
+    m.onset_scales.assign(m.vocabulary.size() + 1, 1.0);
+    m.frame_interval_ms = 20;
     DetectorNet det(m.shape, 3);
-    PolicyNet pol(m.features.size(), m.shape.policy_hidden, 6);
+    PolicyNet pol(m.features.size(), m.shape.policy_hidden, m.policy_outputs());
     save_model_dir(d, m, det, pol);
     return d;
   }();

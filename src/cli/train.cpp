@@ -41,7 +41,7 @@ void add_train(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<Args>();
   cmd->add_option("REC", args->recordings, "Recording directories (pictor record)")->required();
   cmd->add_option("--out,-o", args->out, "Model directory to write")->required();
-  cmd->add_option("--steps", args->steps, "Training steps for both networks (default 800)");
+  cmd->add_option("--steps", args->steps, "Training steps for both networks (default: detector 2000, policy 1500)");
   cmd->add_option("--detector-steps", args->detector_steps, "Detector steps (overrides --steps)");
   cmd->add_option("--policy-steps", args->policy_steps, "Policy steps (overrides --steps)");
   cmd->add_option("--seed", args->seed, "Random seed (weights, batches, augmentation)");

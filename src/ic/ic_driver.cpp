@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <random>
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "ic/calibration.h"
 #include "ic/frame_image.h"
 #include "ic/model.h"
 
@@ -35,8 +37,16 @@ IcDriverOptions parse_ic_driver_args(std::string_view args, std::string_view spe
       if (value != "on" && value != "off")
         throw UsageError(fmt::format("driver '{}': motion must be on or off", spec));
       o.motion = value == "on";
+    } else if (key == "act") {
+      if (value != "onsets" && value != "held")
+        throw UsageError(fmt::format("driver '{}': act must be onsets or held", spec));
+      o.onsets = value == "onsets";
+    } else if (key == "seed") {
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), o.seed);
+      if (ec != std::errc() || end != value.data() + value.size())
+        throw UsageError(fmt::format("driver '{}': seed={} is not a non-negative integer", spec, value));
     } else {
-      throw UsageError(fmt::format("driver '{}': unknown option '{}' (hold, fps, motion)", spec, key));
+      throw UsageError(fmt::format("driver '{}': unknown option '{}' (hold, fps, motion, act, seed)", spec, key));
     }
   }
   return o;
@@ -64,16 +74,23 @@ struct StageTimes {
 class IcDriver final : public drivers::Driver {
  public:
   IcDriver(IcDriverOptions options, Model model)
-      : options_(std::move(options)), model_(std::move(model)), period_ns_(static_cast<std::int64_t>(1e9 / options_.fps)) {
+      : options_(std::move(options)), model_(std::move(model)), rng_(options_.seed) {
     const ModelManifest& m = model_.manifest();
+    frame_ns_ = static_cast<std::int64_t>(std::llround(m.frame_interval_ms * 1e6));
+    // The LSTM learnt one step per recorded frame: look at frames at that rate by default.
+    if (options_.fps <= 0) options_.fps = frame_ns_ > 0 ? std::min(1e9 / static_cast<double>(frame_ns_), 120.0) : 30.0;
+    period_ns_ = static_cast<std::int64_t>(1e9 / options_.fps);
     for (const std::string& name : m.vocabulary) vocabulary_.push_back(drivers::parse_input_code(name));
     held_.assign(vocabulary_.size(), false);
+    thresholds_ = m.hold_thresholds;
+    if (options_.hold >= 0) thresholds_.assign(vocabulary_.size(), options_.hold);
     planar_.resize(3 * static_cast<std::size_t>(m.shape.input_width) * static_cast<std::size_t>(m.shape.input_height));
   }
 
   std::string spec() const override {
-    return fmt::format("ic:{},hold={},fps={},motion={}", options_.model, options_.hold, options_.fps,
-                       options_.motion ? "on" : "off");
+    return fmt::format("ic:{},{}fps={:.4g},motion={},act={},seed={}", options_.model,
+                       options_.hold >= 0 ? fmt::format("hold={},", options_.hold) : std::string(), options_.fps,
+                       options_.motion ? "on" : "off", options_.onsets ? "onsets" : "held", options_.seed);
   }
   std::vector<drivers::InputCode> vocabulary() const override { return vocabulary_; }
   bool wants_image() const override { return true; }
@@ -91,8 +108,10 @@ class IcDriver final : public drivers::Driver {
     }
     frames_skipped_ += frames_seen_ == 0 ? 0 : view.frames_seen - frames_seen_ - 1;
     frames_seen_ = view.frames_seen;
+    // The time this decision stands for: since the last one (one recorded frame for the first).
+    const std::int64_t step_ns = last_decision_ns_ >= 0 ? view.now_ns - last_decision_ns_ : frame_ns_;
     last_decision_ns_ = view.now_ns;
-    decide(*view.image, out.send);
+    decide(*view.image, step_ns, out.send);
     actions_ += out.send.size();
     return out;
   }
@@ -106,6 +125,12 @@ class IcDriver final : public drivers::Driver {
             {"frames_processed", frames_processed_},
             {"frames_skipped", frames_skipped_},
             {"actions", actions_},
+            {"act", options_.onsets ? "onsets" : "held"},
+            {"seed", options_.seed},
+            {"fps", options_.fps},
+            {"presses", presses_},
+            {"re_presses", re_presses_},
+            {"hold_thresholds", thresholds_},
             {"actions_per_minute", apm},
             {"detections_per_frame", frames_processed_ ? nlohmann::json(static_cast<double>(detections_) / static_cast<double>(frames_processed_)) : nlohmann::json(nullptr)},
             {"inference_ms", {{"downscale", downscale_.summary()},
@@ -116,7 +141,7 @@ class IcDriver final : public drivers::Driver {
   }
 
  private:
-  void decide(const tag::ImageView& image, std::vector<drivers::Input>& send) {
+  void decide(const tag::ImageView& image, std::int64_t step_ns, std::vector<drivers::Input>& send) {
     const ModelManifest& m = model_.manifest();
     const std::int64_t t0 = monotonic_ns();
     downscale_planar(image, m.shape.input_width, m.shape.input_height, planar_.data());
@@ -132,15 +157,41 @@ class IcDriver final : public drivers::Driver {
     ++frames_processed_;
     detections_ += objects.size();
     for (std::size_t k = 0; k < vocabulary_.size(); ++k) {
-      const bool want = p.held_probability[k] >= options_.hold;
-      if (want == held_[k]) continue;
-      const drivers::InputCode& c = vocabulary_[k];
-      const drivers::InputKind kind = c.button ? (want ? drivers::InputKind::button_press : drivers::InputKind::button_release)
-                                               : (want ? drivers::InputKind::key_press : drivers::InputKind::key_release);
-      send.push_back(drivers::Input{kind, c.code, -1, -1});
-      held_[k] = want;
+      const bool want = p.held_probability[k] >= thresholds_[k];
+      if (options_.onsets && sample(p.onset_probability[k], m.onset_scales[k], step_ns)) {
+        // A press onset: a key already down is released and pressed again (as the teacher's
+        // re-presses and repeated taps are).
+        if (held_[k]) {
+          set(k, false, send);
+          ++re_presses_;
+        }
+        set(k, true, send);
+      } else if (want != held_[k] && (!want || !options_.onsets)) {
+        // Releases follow the held probability; in `held` mode presses do too.
+        set(k, want, send);
+      }
     }
-    if (options_.motion && m.motion_scale > 0) move_pointer(image, p, send);
+    if (!options_.motion || m.motion_scale <= 0) return;
+    // The motion head learnt the move made on frames that moved; onsets decides when to make one.
+    if (!options_.onsets || sample(p.move_probability, m.onset_scales.back(), step_ns)) move_pointer(image, p, send);
+  }
+
+  // One Bernoulli draw for an onset in this step: the per-frame probability, scaled by the
+  // calibration, as a rate over `step_ns` (calibration.h step_probability). Always draws, so the
+  // generator's sequence depends only on the frames looked at.
+  bool sample(float p, double scale, std::int64_t step_ns) {
+    const double q = step_probability(std::min(1.0, static_cast<double>(p) * scale), step_ns, frame_ns_);
+    const double u = static_cast<double>(rng_() >> 11) * 0x1.0p-53;
+    return u < q;
+  }
+
+  void set(std::size_t k, bool down, std::vector<drivers::Input>& send) {
+    const drivers::InputCode& c = vocabulary_[k];
+    const drivers::InputKind kind = c.button ? (down ? drivers::InputKind::button_press : drivers::InputKind::button_release)
+                                             : (down ? drivers::InputKind::key_press : drivers::InputKind::key_release);
+    send.push_back(drivers::Input{kind, c.code, -1, -1});
+    held_[k] = down;
+    presses_ += down ? 1 : 0;
   }
 
   // The learnt motion is a fraction of the window; whole pixels are sent, the remainder carried.
@@ -162,9 +213,13 @@ class IcDriver final : public drivers::Driver {
 
   IcDriverOptions options_;
   Model model_;
-  std::int64_t period_ns_;
+  std::mt19937_64 rng_;
+  std::int64_t frame_ns_ = 0;  // the recordings' frame interval (0: unknown)
+  std::int64_t period_ns_ = 0;
   std::vector<drivers::InputCode> vocabulary_;
   std::vector<bool> held_;
+  std::vector<double> thresholds_;
+  std::uint64_t presses_ = 0, re_presses_ = 0;
   std::vector<std::uint8_t> planar_;
   std::uint64_t frames_seen_ = 0;
   std::int64_t last_decision_ns_ = -1;

@@ -1,6 +1,7 @@
 // The `ic:MODEL[,option=value...]` input driver: looks at each new frame, detects objects, steps
 // the LSTM policy and presses/releases keys and moves the pointer the way the recording did.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -10,14 +11,24 @@
 namespace pictor::ic {
 
 // Options after the model path:
-//   hold=P     a key/button is held while the policy's probability is >= P (default 0.5)
-//   fps=N      at most N frames are looked at per second (default 30): the rate limit
+//   hold=P     one held-probability threshold for every key (default: the model's calibrated
+//              per-key thresholds, which reproduce the recorded share of held frames)
+//   fps=N      at most N frames are looked at per second (default: the recordings' frame
+//              rate, the LSTM's time step; 30 when the model does not know it)
 //   motion=on|off  send the learnt pointer motion (default on; nothing without motion_scale)
+//   act=onsets|held  onsets (default): presses and pointer moves are *sampled* from the
+//              policy's calibrated onset probabilities with a seeded generator (a press of a
+//              key already down is a release and a press), releases follow the held threshold;
+//              held: the key state follows the held threshold alone (a key changes at most once
+//              per frame looked at, so short taps and re-presses are never made), motion every frame
+//   seed=N     the sampling generator's seed (default 1): same seed, same frames, same actions
 struct IcDriverOptions {
   std::string model;
-  double hold = 0.5;
-  double fps = 30;
+  double hold = -1;  // < 0: the model's calibrated thresholds
+  double fps = 0;    // 0: the recordings' frame rate
   bool motion = true;
+  bool onsets = true;
+  std::uint64_t seed = 1;
 };
 
 // "PATH[,k=v...]": the path runs to the first ',' (it may hold '/' and ':'). Throws UsageError

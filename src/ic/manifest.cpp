@@ -23,8 +23,12 @@ nlohmann::json manifest_json(const ModelManifest& m) {
   j["detector"]["nms_iou"] = m.nms_iou;
   j["policy"]["input"] = m.features.size();
   j["policy"]["hidden"] = m.shape.policy_hidden;
-  j["policy"]["outputs"] = static_cast<int>(m.vocabulary.size()) + 2;
+  j["policy"]["outputs"] = m.policy_outputs();
+  j["policy"]["output_order"] = "held logit per key, press-onset logit per key, pointer-move logit, dx, dy";
   j["policy"]["motion_scale"] = m.motion_scale;
+  j["policy"]["hold_thresholds"] = m.hold_thresholds;
+  j["policy"]["onset_scales"] = m.onset_scales;
+  j["policy"]["frame_interval_ms"] = m.frame_interval_ms;
   j["window"] = {m.window_width, m.window_height};
   return j;
 }
@@ -86,9 +90,20 @@ ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path) {
   m.shape.policy_hidden = get<int>(pol, "hidden", path + ": policy");
   if (m.shape.policy_hidden < 1 || m.shape.policy_hidden > 4096)
     throw UsageError(fmt::format("{}: policy.hidden must be 1..4096", path));
-  if (get<int>(pol, "outputs", path + ": policy") != static_cast<int>(m.vocabulary.size()) + 2)
+  if (get<int>(pol, "outputs", path + ": policy") != m.policy_outputs())
     throw UsageError(fmt::format("{}: policy.outputs does not match the vocabulary", path));
   m.motion_scale = get<double>(pol, "motion_scale", path + ": policy");
+  m.hold_thresholds = get<std::vector<double>>(pol, "hold_thresholds", path + ": policy");
+  if (m.hold_thresholds.size() != m.vocabulary.size())
+    throw UsageError(fmt::format("{}: policy.hold_thresholds must have one entry per vocabulary entry", path));
+  m.onset_scales = get<std::vector<double>>(pol, "onset_scales", path + ": policy");
+  if (m.onset_scales.size() != m.vocabulary.size() + 1)
+    throw UsageError(fmt::format("{}: policy.onset_scales must have one entry per vocabulary entry and one for the pointer", path));
+  for (const double x : m.onset_scales)
+    if (!(x >= 0 && x < 1e6)) throw UsageError(fmt::format("{}: policy.onset_scales must be finite and >= 0", path));
+  m.frame_interval_ms = get<double>(pol, "frame_interval_ms", path + ": policy");
+  if (!(m.frame_interval_ms >= 0 && m.frame_interval_ms < 1e6))
+    throw UsageError(fmt::format("{}: policy.frame_interval_ms must be finite and >= 0", path));
   const auto window = get<std::vector<int>>(j, "window", path);
   if (window.size() != 2) throw UsageError(fmt::format("{}: window must be [W, H]", path));
   m.window_width = window[0];

@@ -10,7 +10,9 @@
 
 namespace pictor::ic {
 
-inline constexpr int kModelSchema = 1;
+// 2: the policy also predicts press onsets and pointer moves, with calibration (hold
+// thresholds, onset scales, the recordings' frame interval).
+inline constexpr int kModelSchema = 2;
 
 // The networks' sizes; everything needed to rebuild the modules before loading their weights.
 struct NetworkShape {
@@ -28,9 +30,18 @@ struct ModelManifest {
   std::vector<std::string> classes;
   std::vector<std::string> vocabulary;  // key/button names, as parse_input_code reads them
   // Pointer motion is learnt as (dx / window width, dy / window height) / motion_scale, with
-  // motion_scale the standard deviation of those over the training frames. 0: the recordings
-  // had no pointer motion, and the driver sends none.
+  // motion_scale the RMS of those over the training frames on which the pointer moved. 0: the
+  // recordings had no pointer motion, and the driver sends none.
   double motion_scale = 0;
+  // The policy's outputs per frame: held logits (vocabulary), press-onset logits (vocabulary),
+  // one pointer-move logit, then dx, dy. See policy_outputs().
+  // Calibration measured on the recordings (trainer.cpp): per key the held-probability
+  // threshold that reproduces the recorded share of held frames; per key and for the move the
+  // factor that makes the predicted onset probabilities add up to the recorded count.
+  std::vector<double> hold_thresholds;  // vocabulary.size()
+  std::vector<double> onset_scales;     // vocabulary.size() + 1 (last: pointer move)
+  double frame_interval_ms = 0;         // median gap between recorded frames: the LSTM's time step
+  int policy_outputs() const { return 2 * static_cast<int>(vocabulary.size()) + 3; }
   int window_width = 0, window_height = 0;  // of the recordings
   // Inference: a cell is an object when objectness x class probability >= confidence; boxes of
   // one class overlapping by IoU > nms_iou keep only the most confident.

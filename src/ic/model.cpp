@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "core/error.h"
 #include "ic/detections.h"
 #include "ic/networks.h"
@@ -54,10 +56,16 @@ PolicyOutput Model::policy_step(std::span<const float> features) {
   PolicyOutput r;
   const std::size_t v = m.vocabulary.size();
   r.held_probability.resize(v);
-  for (std::size_t k = 0; k < v; ++k) r.held_probability[k] = 1.0f / (1.0f + std::exp(-p[k]));
+  r.onset_probability.resize(v);
+  auto sigmoid = [](float logit) { return 1.0f / (1.0f + std::exp(-logit)); };
+  for (std::size_t k = 0; k < v; ++k) {
+    r.held_probability[k] = sigmoid(p[k]);
+    r.onset_probability[k] = sigmoid(p[v + k]);
+  }
+  r.move_probability = sigmoid(p[2 * v]);
   const auto scale = static_cast<float>(m.motion_scale);
-  r.dx = p[v] * scale;
-  r.dy = p[v + 1] * scale;
+  r.dx = p[2 * v + 1] * scale;
+  r.dy = p[2 * v + 2] * scale;
   return r;
 }
 

@@ -13,8 +13,11 @@
 namespace pictor::ic {
 
 struct PolicyOutput {
-  std::vector<float> held_probability;  // per vocabulary entry
-  // Pointer motion as a fraction of the window (dx / width, dy / height); 0 without motion_scale.
+  std::vector<float> held_probability;   // per vocabulary entry
+  std::vector<float> onset_probability;  // per vocabulary entry: pressed in this frame's interval
+  float move_probability = 0;            // the pointer moves in this frame's interval
+  // Pointer motion as a fraction of the window (dx / width, dy / height), learnt on frames with
+  // a move (so: the move to make when one is made); 0 without motion_scale.
   float dx = 0, dy = 0;
 };
 

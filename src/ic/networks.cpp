@@ -112,7 +112,7 @@ LoadedNetworks load_model_dir(const std::string& dir) {
   out.manifest = parse_manifest(j, path);
   const ModelManifest& m = out.manifest;
   out.detector = DetectorNet(m.shape, static_cast<int>(m.classes.size()));
-  out.policy = PolicyNet(m.features.size(), m.shape.policy_hidden, static_cast<int>(m.vocabulary.size()) + 2);
+  out.policy = PolicyNet(m.features.size(), m.shape.policy_hidden, m.policy_outputs());
   load_checked(out.detector, (fs::path(dir) / "detector.pt").string());
   load_checked(out.policy, (fs::path(dir) / "policy.pt").string());
   out.detector->eval();

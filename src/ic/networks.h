@@ -23,8 +23,9 @@ TORCH_MODULE(DetectorNet);
 
 using LstmState = std::tuple<torch::Tensor, torch::Tensor>;
 
-// Input [B, T, features]; output [B, T, vocabulary + 2]: per key/button a held logit, then the
-// normalised pointer motion (dx, dy) (manifest.h: motion_scale).
+// Input [B, T, features]; output [B, T, 2 x vocabulary + 3]: per key/button a held logit, per
+// key/button a press-onset logit, a pointer-move logit, then the normalised pointer motion
+// (dx, dy) (manifest.h: policy_outputs, motion_scale).
 struct PolicyNetImpl : torch::nn::Module {
   PolicyNetImpl(int features, int hidden, int outputs);
   std::tuple<torch::Tensor, LstmState> forward(torch::Tensor x, c10::optional<LstmState> state = c10::nullopt);

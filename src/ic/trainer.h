@@ -13,8 +13,8 @@ namespace pictor::ic {
 struct TrainOptions {
   std::vector<std::string> recordings;  // REC directories
   std::string out;                      // MODEL directory (created; files replaced)
-  int detector_steps = 800;             // Adam steps of `batch` frames each
-  int policy_steps = 800;               // Adam steps of `batch` sequences of `sequence` frames
+  int detector_steps = 2000;            // Adam steps of `batch` frames each
+  int policy_steps = 1500;              // Adam steps of `batch` sequences of `sequence` frames
   std::uint64_t seed = 1;
   int threads = 1;                      // torch intra-op threads
   NetworkShape shape;

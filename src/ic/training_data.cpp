@@ -58,6 +58,8 @@ TrainingRecording load_training_recording(const std::string& dir) {
     const icdata::FrameAction& a = actions[i];
     t.held.reserve(a.held.size());
     for (const bool h : a.held) t.held.push_back(h ? 1.0f : 0.0f);
+    for (const bool h : a.pressed) t.pressed.push_back(h ? 1.0f : 0.0f);
+    t.moved = a.moved ? 1.0f : 0.0f;
     t.dx = static_cast<float>(a.dx);
     t.dy = static_cast<float>(a.dy);
     out.frames.push_back(std::move(t));

@@ -17,6 +17,8 @@ struct TrainingFrame {
   std::string label_path;                         // its YOLO label file (may not exist)
   std::optional<std::vector<Detection>> objects;  // nullopt: no label file (no truth)
   std::vector<float> held;                        // per vocabulary entry, 1 = held (see icdata::FrameAction)
+  std::vector<float> pressed;                     // per vocabulary entry, 1 = a press onset in the interval
+  float moved = 0;                                // 1 = the pointer was moved in the interval
   float dx = 0, dy = 0;                           // pointer motion, window pixels
 };
 

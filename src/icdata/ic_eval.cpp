@@ -50,9 +50,16 @@ void for_each_row(const fs::path& path, F f) {
   if (!header) analysis::fail_at(path.string(), 1, "no header line");
 }
 
+// The driver's name; an ic driver with options after its model path gets them too
+// ("ic,act=held"), so two variants of one model get distinct rows.
 std::string label_of(const std::string& spec) {
   const auto colon = spec.find(':');
-  return spec.substr(0, colon);
+  std::string label = spec.substr(0, colon);
+  if (label == "ic" && colon != std::string::npos) {
+    const auto comma = spec.find(',', colon);
+    if (comma != std::string::npos) label += spec.substr(comma);
+  }
+  return label;
 }
 
 std::string safe_name(const std::string& s) {

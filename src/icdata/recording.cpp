@@ -271,6 +271,7 @@ std::vector<FrameAction> derive_frame_actions(const Recording& rec) {
   for (std::size_t i = 0; i < rec.frames.size(); ++i) {
     FrameAction a;
     a.held = down;
+    a.pressed.assign(n, false);
     const int start_x = px, start_y = py;
     const bool last = i + 1 == rec.frames.size();
     const std::int64_t end = last ? 0 : rec.frames[i + 1].seen_ns;
@@ -285,8 +286,9 @@ std::vector<FrameAction> derive_frame_actions(const Recording& rec) {
       if (it == slot.end()) continue;
       const bool press = drivers::is_press(in.kind);
       down[it->second] = press;
-      if (press) a.held[it->second] = true;
+      if (press) a.held[it->second] = a.pressed[it->second] = true;
     }
+    a.moved = px != start_x || py != start_y;
     if (start_x >= 0) {
       a.dx = px - start_x;
       a.dy = py - start_y;

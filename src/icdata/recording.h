@@ -85,6 +85,12 @@ struct FrameAction {
   // Per vocabulary entry: down at some moment of the interval (held at its start or pressed in
   // it), so a tap shorter than a frame still counts as pressed.
   std::vector<bool> held;
+  // Per vocabulary entry: pressed at least once in the interval (a press *onset*; a key held
+  // from before is not pressed again). The recorded press rate is what onset sampling matches.
+  std::vector<bool> pressed;
+  // The driver set a pointer position other than the one at the start of the interval (the
+  // first position ever set counts as a move).
+  bool moved = false;
   // Pointer motion in window pixels: the last pointer position the driver set before the next
   // frame minus the position at the start of the interval; 0 while no position was ever set.
   double dx = 0, dy = 0;

@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
 #include "core/error.h"
 #include "ic/trainer.h"
 #include "synthetic_rec.h"
@@ -14,11 +20,18 @@ namespace {
 using drivers::InputKind;
 
 TEST(IcDriverArgs, PathThenOptions) {
-  const auto o = parse_ic_driver_args("/models/race-1,hold=0.7,fps=20,motion=off", "ic:...");
+  const auto o = parse_ic_driver_args("/models/race-1,hold=0.7,fps=20,motion=off,act=held,seed=9", "ic:...");
   EXPECT_EQ(o.model, "/models/race-1");
   EXPECT_DOUBLE_EQ(o.hold, 0.7);
   EXPECT_DOUBLE_EQ(o.fps, 20);
   EXPECT_FALSE(o.motion);
+  EXPECT_FALSE(o.onsets);
+  EXPECT_EQ(o.seed, 9u);
+  const auto d = parse_ic_driver_args("m", "ic:m");
+  EXPECT_LT(d.hold, 0);  // calibrated thresholds
+  EXPECT_TRUE(d.onsets);
+  EXPECT_THROW(parse_ic_driver_args("m,act=maybe", "ic:m,act=maybe"), UsageError);
+  EXPECT_THROW(parse_ic_driver_args("m,seed=-1", "ic:m,seed=-1"), UsageError);
   EXPECT_EQ(parse_ic_driver_args("m", "ic:m").model, "m");
   EXPECT_THROW(parse_ic_driver_args("", "ic:"), UsageError);
   EXPECT_THROW(parse_ic_driver_args("m,hold=2", "ic:m,hold=2"), UsageError);
@@ -57,7 +70,7 @@ class IcDriverTest : public ::testing::Test {
 std::string* IcDriverTest::model_ = nullptr;
 
 TEST_F(IcDriverTest, HoldThresholdDrivesPressesAndReleases) {
-  auto all = make_ic_driver(parse_ic_driver_args(*model_ + ",hold=0,motion=off", "ic"));
+  auto all = make_ic_driver(parse_ic_driver_args(*model_ + ",hold=0,motion=off,act=held", "ic"));
   EXPECT_TRUE(all->wants_image());
   ASSERT_EQ(all->vocabulary().size(), 2u);
   const drivers::Step s = all->step(view(1'000'000'000, 1));
@@ -69,8 +82,56 @@ TEST_F(IcDriverTest, HoldThresholdDrivesPressesAndReleases) {
   // A later frame: still wanted, already held: nothing sent twice.
   EXPECT_TRUE(all->step(view(1'200'000'000, 2)).send.empty());
 
-  auto none = make_ic_driver(parse_ic_driver_args(*model_ + ",hold=1,motion=off", "ic"));
+  auto none = make_ic_driver(parse_ic_driver_args(*model_ + ",hold=1,motion=off,act=held", "ic"));
   EXPECT_TRUE(none->step(view(1'000'000'000, 1)).send.empty());  // sigmoid < 1: never held
+}
+
+// A copy of the test model whose onset calibration scales are replaced by `scale`.
+std::string model_with_onset_scale(const std::string& model, double scale, const std::string& name) {
+  const std::string dir = test::temp_dir(name);
+  for (const char* f : {"detector.pt", "policy.pt", "manifest.json"})
+    std::filesystem::copy_file(model + "/" + f, dir + "/" + f, std::filesystem::copy_options::overwrite_existing);
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/manifest.json"));
+  for (auto& s : j["policy"]["onset_scales"]) s = scale;
+  std::ofstream(dir + "/manifest.json") << j.dump();
+  return dir;
+}
+
+TEST_F(IcDriverTest, OnsetsPressAndRePressAtTheCalibratedRate) {
+  // Scale so large that every probability becomes 1: each key is pressed on the first frame and
+  // released and pressed again on every later one.
+  auto always = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 1e5, "onsets-always") + ",hold=0,motion=off", "ic"));
+  const drivers::Step first = always->step(view(1'000'000'000, 1));
+  ASSERT_EQ(first.send.size(), 2u);
+  EXPECT_EQ(first.send[0].kind, InputKind::key_press);
+  EXPECT_EQ(first.send[1].kind, InputKind::key_press);
+  const drivers::Step second = always->step(view(1'100'000'000, 2));
+  ASSERT_EQ(second.send.size(), 4u);
+  EXPECT_EQ(second.send[0].kind, InputKind::key_release);
+  EXPECT_EQ(second.send[1].kind, InputKind::key_press);
+  EXPECT_EQ(second.send[0].code, second.send[1].code);
+  EXPECT_EQ(always->report()["re_presses"], 2);
+  // Scale 0: no onset is ever drawn, so even a held probability above the threshold presses
+  // nothing (presses come from onsets only).
+  auto never = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 0, "onsets-never") + ",hold=0,motion=off", "ic"));
+  for (std::uint64_t f = 1; f <= 20; ++f) EXPECT_TRUE(never->step(view(static_cast<std::int64_t>(f) * 100'000'000, f)).send.empty());
+}
+
+TEST_F(IcDriverTest, SameSeedSameActions) {
+  // Scale 1: the untrained network's probabilities (about one half) are drawn from as they are.
+  const std::string model = model_with_onset_scale(*model_, 1.0, "onsets-seed");
+  auto run = [&](const std::string& options) {
+    auto d = make_ic_driver(parse_ic_driver_args(model + options, "ic"));
+    std::vector<std::tuple<int, unsigned, int, int>> sent;
+    for (std::uint64_t f = 1; f <= 60; ++f)
+      for (const auto& in : d->step(view(static_cast<std::int64_t>(f) * 50'000'000, f)).send)
+        sent.emplace_back(static_cast<int>(in.kind), in.code, in.x, in.y);
+    return sent;
+  };
+  const auto a = run(",seed=7,hold=0.5");
+  EXPECT_EQ(a, run(",seed=7,hold=0.5"));
+  EXPECT_FALSE(a.empty());
+  EXPECT_NE(a, run(",seed=8,hold=0.5"));
 }
 
 TEST_F(IcDriverTest, RateLimitAndReport) {

@@ -24,6 +24,9 @@ ModelManifest small_manifest() {
   m.window_width = 1280;
   m.window_height = 720;
   m.motion_scale = 0.05;
+  m.hold_thresholds = {0.5, 0.4};
+  m.onset_scales = {1.0, 2.0, 0.5};
+  m.frame_interval_ms = 18.5;
   m.confidence = 0.0;  // every cell decodes: compares the whole output
   m.nms_iou = 1.0;
   return m;
@@ -43,7 +46,7 @@ SavedModel save_random_model(const std::string& name) {
   s.dir = test::temp_dir(name);
   s.manifest = small_manifest();
   s.det = DetectorNet(s.manifest.shape, 2);
-  s.pol = PolicyNet(s.manifest.features.size(), s.manifest.shape.policy_hidden, 4);
+  s.pol = PolicyNet(s.manifest.features.size(), s.manifest.shape.policy_hidden, s.manifest.policy_outputs());
   save_model_dir(s.dir, s.manifest, s.det, s.pol);
   return s;
 }
@@ -78,8 +81,15 @@ TEST(ModelFiles, SaveLoadRoundTripSameOutputs) {
   x[0][1].copy_(torch::from_blob(f2.data(), {48}));
   const torch::Tensor py = std::get<0>(s.pol->forward(x));
   EXPECT_NEAR(p1.held_probability[0], torch::sigmoid(py[0][0][0]).item<float>(), 1e-6);
+  // Output order: held per key, onset per key, pointer move, dx, dy.
+  EXPECT_NEAR(p1.onset_probability[1], torch::sigmoid(py[0][0][3]).item<float>(), 1e-6);
+  EXPECT_NEAR(p2.move_probability, torch::sigmoid(py[0][1][4]).item<float>(), 1e-6);
+  EXPECT_NEAR(p2.dy, py[0][1][6].item<float>() * 0.05f, 1e-6);
+  EXPECT_EQ(loaded.manifest().hold_thresholds, (std::vector<double>{0.5, 0.4}));
+  EXPECT_EQ(loaded.manifest().onset_scales, (std::vector<double>{1.0, 2.0, 0.5}));
+  EXPECT_DOUBLE_EQ(loaded.manifest().frame_interval_ms, 18.5);
   EXPECT_NEAR(p2.held_probability[1], torch::sigmoid(py[0][1][1]).item<float>(), 1e-6);
-  EXPECT_NEAR(p2.dx, py[0][1][2].item<float>() * 0.05f, 1e-6);
+  EXPECT_NEAR(p2.dx, py[0][1][5].item<float>() * 0.05f, 1e-6);
   // reset_policy starts the sequence again.
   loaded.reset_policy();
   EXPECT_NEAR(loaded.policy_step(f1).held_probability[0], p1.held_probability[0], 1e-6);
@@ -156,6 +166,16 @@ TEST(ModelFiles, BrokenDirectoriesGiveOneClearLine) {
     SavedModel s = save_random_model("outputs");
     edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["outputs"] = 9; });
     EXPECT_NE(load_error(s.dir).find("policy.outputs"), std::string::npos);
+  }
+  {
+    SavedModel s = save_random_model("onset-scales");
+    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["onset_scales"] = {1.0, 1.0}; });
+    EXPECT_NE(load_error(s.dir).find("policy.onset_scales"), std::string::npos);
+  }
+  {
+    SavedModel s = save_random_model("hold-thresholds");
+    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"].erase("hold_thresholds"); });
+    EXPECT_NE(load_error(s.dir).find("missing 'hold_thresholds'"), std::string::npos);
   }
   {
     SavedModel s = save_random_model("missingpt");

@@ -131,5 +131,28 @@ TEST(Recording, FrameActionsCountTapsAndMotion) {
   EXPECT_EQ(a[3].held, (std::vector<bool>{false, false}));
 }
 
+TEST(Recording, FrameActionsMarkPressOnsetsAndMoves) {
+  Recording rec;
+  rec.info.vocabulary = {"Up", "button1"};
+  rec.frames = {{0, 100, 0, 0, ""}, {1, 200, 1, 0, ""}, {2, 300, 2, 1, ""}, {3, 400, 3, 2, ""}};
+  rec.inputs = {{50, Input{InputKind::key_press, 0xff52}},             // onset counts for frame 0
+                {210, Input{InputKind::key_release, 0xff52}},          // a re-press inside frame 1:
+                {235, Input{InputKind::key_press, 0xff52}},            // held throughout, pressed again
+                {240, Input{InputKind::pointer_motion, 0, 10, 10}},    // first position: a move
+                {310, Input{InputKind::pointer_motion, 0, 10, 10}},    // same place: no move
+                {320, Input{InputKind::button_press, 1, 10, 10}}};
+  const auto a = derive_frame_actions(rec);
+  ASSERT_EQ(a.size(), 4u);
+  EXPECT_EQ(a[0].pressed, (std::vector<bool>{true, false}));
+  EXPECT_EQ(a[1].pressed, (std::vector<bool>{true, false}));
+  EXPECT_EQ(a[1].held, (std::vector<bool>{true, false}));
+  EXPECT_EQ(a[2].pressed, (std::vector<bool>{false, true}));
+  EXPECT_EQ(a[3].pressed, (std::vector<bool>{false, false}));  // held from before: no onset
+  EXPECT_EQ(a[3].held, (std::vector<bool>{true, true}));
+  EXPECT_FALSE(a[0].moved);
+  EXPECT_TRUE(a[1].moved);
+  EXPECT_FALSE(a[2].moved);
+}
+
 }  // namespace
 }  // namespace pictor::icdata

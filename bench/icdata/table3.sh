@@ -1,0 +1,57 @@
+#!/bin/sh
+# Table 3 of the paper on the three built-in games (docs/performance.md, "Intelligent client").
+# Per game: records the reference player locally and over Xvnc with a 20 ms delay, trains one
+# model on both recordings, then evaluates the intelligent client and the three baselines
+# (replay, gated-replay, slow-motion of the local recording) in two settings: local (reference =
+# the local recording's session) and Xvnc + 10 ms (a latency not trained on; reference = the
+# reference player run there). Each evaluation's table goes to stdout and OUT/table3.txt.
+#
+# Usage: table3.sh PICTOR OUT [REC_DURATION=30s] [EVAL_DURATION=20s] [GAMES="racing shooter strategy"]
+# Environment: IC_OPTIONS (appended to ic:MODEL, e.g. ",seed=2"), TRAIN_ARGS (to pictor train),
+# HELD_TOO=1 (also evaluate ic:MODEL,act=held: the earlier held-state behaviour, for comparison).
+set -e
+PICTOR=$1
+OUT=$2
+REC_D=${3:-30s}
+EVAL_D=${4:-20s}
+GAMES=${5:-racing shooter strategy}
+if [ -z "$PICTOR" ] || [ -z "$OUT" ]; then
+  echo "usage: $0 PICTOR OUT [REC_DURATION] [EVAL_DURATION] [GAMES]" >&2
+  exit 2
+fi
+mkdir -p "$OUT"
+OUT=$(realpath "$OUT")
+: > "$OUT/table3.txt"
+for game in $GAMES; do
+  G="$OUT/$game"
+  mkdir -p "$G"
+  target="builtin:$game:seed=3"
+  for setting in local xvnc20; do
+    rm -rf "$G/rec-$setting"
+    case $setting in
+      local) net_args="--adapter local" ;;
+      xvnc20) net_args="--adapter xvnc --net delay=20ms" ;;
+    esac
+    echo "== $game: recording the reference player ($setting, $REC_D)" >&2
+    # shellcheck disable=SC2086
+    "$PICTOR" -q record --driver reference $net_args "$target" -d "$REC_D" --out "$G/rec-$setting" >/dev/null
+  done
+  echo "== $game: training on both recordings" >&2
+  rm -rf "$G/model"
+  start=$(date +%s)
+  # shellcheck disable=SC2086
+  "$PICTOR" -q train "$G/rec-local" "$G/rec-xvnc20" --out "$G/model" $TRAIN_ARGS | tee "$G/train.txt"
+  echo "training wall time: $(( $(date +%s) - start )) s" | tee -a "$G/train.txt"
+  R="$G/rec-local"
+  drivers="ic:$G/model${IC_OPTIONS},replay:$R,gated-replay:$R,slow-motion:$R"
+  [ -n "$HELD_TOO" ] && drivers="$drivers,ic:$G/model,act=held"
+  echo "== $game: local, reference = the local recording" >&2
+  rm -rf "$G/eval-local"
+  "$PICTOR" -q ic eval --reference "$R" --drivers "$drivers" "$target" -d "$EVAL_D" -o "$G/eval-local" \
+    | tee -a "$OUT/table3.txt"
+  echo "== $game: xvnc + 10 ms, reference = the reference player there" >&2
+  rm -rf "$G/eval-xvnc10"
+  "$PICTOR" -q ic eval --reference reference --drivers "$drivers" "$target" -d "$EVAL_D" \
+    --adapter xvnc --net delay=10ms -o "$G/eval-xvnc10" | tee -a "$OUT/table3.txt"
+done
+echo "tables: $OUT/table3.txt; per-session results under $OUT/GAME/eval-*/ (ic_eval.json)" >&2

@@ -1,0 +1,37 @@
+#include "ic/calibration.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace pictor::ic {
+
+double threshold_for_fraction(std::span<const float> probabilities, double fraction) {
+  if (probabilities.empty()) return 0.5;
+  std::vector<float> p(probabilities.begin(), probabilities.end());
+  std::sort(p.begin(), p.end(), std::greater<>());
+  const auto n = static_cast<double>(p.size());
+  const auto k = static_cast<std::size_t>(std::lround(std::clamp(fraction, 0.0, 1.0) * n));
+  // Above every probability: a key never held stays up whatever the network says.
+  if (k == 0) return std::nextafter(static_cast<double>(p.front()), 2.0);
+  // The k-th largest is the threshold: exactly k probabilities reach it (ties: at least k).
+  return static_cast<double>(p[k - 1]);
+}
+
+double rate_scale(std::span<const float> probabilities, double events) {
+  double sum = 0;
+  for (const float v : probabilities) sum += static_cast<double>(v);
+  if (!(sum > 0) || !(events > 0)) return 1.0;
+  return events / sum;
+}
+
+double step_probability(double p, std::int64_t step_ns, std::int64_t frame_ns) {
+  p = std::clamp(p, 0.0, 1.0);
+  if (p >= 1.0) return 1.0;
+  if (frame_ns <= 0 || step_ns <= 0) return p;
+  // 1 - (1 - p)^(step / frame): the chance of at least one onset over step/frame frames.
+  const double ratio = static_cast<double>(step_ns) / static_cast<double>(frame_ns);
+  return std::clamp(1.0 - std::pow(1.0 - p, ratio), 0.0, 1.0);
+}
+
+}  // namespace pictor::ic

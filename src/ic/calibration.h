@@ -1,0 +1,26 @@
+// Calibration of the policy's outputs against the recordings: per-key hold thresholds that
+// reproduce the recorded held fraction, press-rate scales, and per-step onset probabilities.
+#pragma once
+#include <cstdint>
+#include <span>
+
+namespace pictor::ic {
+
+// The threshold t such that the share of `probabilities` >= t is as close as possible to
+// `fraction` (0..1): the recorded share of frames on which the key was held. 0 fraction gives a
+// threshold above every probability (never held), 1 gives the smallest one. Returns 0.5 for no
+// probabilities. Pure.
+double threshold_for_fraction(std::span<const float> probabilities, double fraction);
+
+// How much the predicted onset probabilities must be scaled so that their sum (the expected
+// number of presses) equals `events`, the presses actually recorded on the same frames. 1 when
+// either side is 0 (nothing to calibrate: the key was never pressed or never predicted).
+double rate_scale(std::span<const float> probabilities, double events);
+
+// The probability that an onset happens within one decision step of `step_ns`, when the
+// (already scaled) per-frame probability `p` was learnt on frames `frame_ns` apart: the same
+// rate per second (hazard), so a driver looking at fewer frames a second than were recorded
+// presses as often per second as the recording. Clamped to 0..1.
+double step_probability(double p, std::int64_t step_ns, std::int64_t frame_ns);
+
+}  // namespace pictor::ic

@@ -1,0 +1,60 @@
+// Calibration of the policy's outputs: hold thresholds reproduce a held share, rate scales make
+// the expected presses equal the recorded ones, per-step probabilities keep the rate per second.
+#include "ic/calibration.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace pictor::ic {
+namespace {
+
+TEST(Calibration, ThresholdReproducesTheHeldShare) {
+  const std::vector<float> p{0.1f, 0.9f, 0.3f, 0.7f, 0.5f, 0.2f, 0.8f, 0.4f, 0.6f, 0.05f};
+  // 30 % held: exactly the three largest probabilities reach the threshold.
+  const double t = threshold_for_fraction(p, 0.3);
+  EXPECT_DOUBLE_EQ(t, static_cast<double>(0.7f));
+  int above = 0;
+  for (const float v : p) above += static_cast<double>(v) >= t;
+  EXPECT_EQ(above, 3);
+  // A key held on every frame: the smallest probability; never held: above the largest.
+  EXPECT_DOUBLE_EQ(threshold_for_fraction(p, 1.0), static_cast<double>(0.05f));
+  EXPECT_GT(threshold_for_fraction(p, 0.0), static_cast<double>(0.9f));
+  EXPECT_DOUBLE_EQ(threshold_for_fraction({}, 0.4), 0.5);
+}
+
+TEST(Calibration, ThresholdBelowHalfWhenTheNetworkIsTimid) {
+  // The recorded key is down on 40 % of the frames but the network never says more than 0.3:
+  // the plain 0.5 threshold would never press it; the calibrated one does, on 4 frames of 10.
+  const std::vector<float> p{0.05f, 0.1f, 0.3f, 0.25f, 0.05f, 0.28f, 0.1f, 0.27f, 0.02f, 0.1f};
+  const double t = threshold_for_fraction(p, 0.4);
+  EXPECT_LT(t, 0.5);
+  int above = 0;
+  for (const float v : p) above += static_cast<double>(v) >= t;
+  EXPECT_EQ(above, 4);
+}
+
+TEST(Calibration, RateScaleMatchesTheRecordedCount) {
+  const std::vector<float> p(100, 0.01f);  // one press expected over 100 frames
+  EXPECT_NEAR(rate_scale(p, 4.0), 4.0, 1e-5);  // four were recorded
+  EXPECT_DOUBLE_EQ(rate_scale(p, 0.0), 1.0);   // nothing recorded: leave it
+  EXPECT_DOUBLE_EQ(rate_scale(std::vector<float>(5, 0.0f), 3.0), 1.0);
+}
+
+TEST(Calibration, StepProbabilityKeepsTheRatePerSecond) {
+  // Learnt on 20 ms frames, run every 40 ms: two frames' worth of chances.
+  EXPECT_NEAR(step_probability(0.1, 40'000'000, 20'000'000), 1 - 0.9 * 0.9, 1e-12);
+  EXPECT_NEAR(step_probability(0.1, 20'000'000, 20'000'000), 0.1, 1e-12);
+  EXPECT_NEAR(step_probability(0.19, 10'000'000, 20'000'000), 0.1, 1e-9);
+  EXPECT_DOUBLE_EQ(step_probability(1.5, 1, 20'000'000), 1.0);
+  EXPECT_DOUBLE_EQ(step_probability(-0.2, 40'000'000, 20'000'000), 0.0);
+  EXPECT_DOUBLE_EQ(step_probability(0.3, 40'000'000, 0), 0.3);  // frame interval unknown
+  // Expected onsets per second agree whatever the step: small p, rate = p / frame.
+  const double per_s_20 = step_probability(0.01, 20'000'000, 20'000'000) * 50;
+  const double per_s_33 = step_probability(0.01, 33'333'333, 20'000'000) * 30;
+  EXPECT_NEAR(per_s_33, per_s_20, 0.01 * per_s_20);
+}
+
+}  // namespace
+}  // namespace pictor::ic
