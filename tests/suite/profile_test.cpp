@@ -2,6 +2,7 @@
 // profiles valid, and the private home the launcher prepares.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -147,6 +148,22 @@ TEST(Profile, ShippedProfilesAreValid) {
   EXPECT_EQ(count, 3);
   for (const char* name : {"extremetuxracer", "neverball", "supertuxkart"})
     EXPECT_NO_THROW(load_profile((dir / (std::string(name) + ".profile")).string())) << name;
+}
+
+// SuperTuxKart's default (advanced, dynamic-lights) pipeline renders an importance-sampled
+// specular map before the race that kept llvmpipe busy for minutes: the shipped profile must
+// keep the simple pipeline, a window of the session's size and the race-now start.
+TEST(Profile, ShippedSuperTuxKartStartsFastOnSoftwareRendering) {
+  const Profile p = load_profile((fs::path(PICTOR_SOURCE_DIR) / "profiles" / "supertuxkart.profile").string());
+  auto has = [&](const std::string& arg) { return std::find(p.command.begin(), p.command.end(), arg) != p.command.end(); };
+  EXPECT_TRUE(has("--disable-dynamic-lights"));
+  EXPECT_TRUE(has("--race-now"));
+  EXPECT_TRUE(has("--windowed"));
+  EXPECT_TRUE(has("--screensize={width}x{height}"));
+  EXPECT_TRUE(p.startup.empty()) << "--race-now needs no start-up input";
+  // Play starts startup_wait after the first drawing, which must cover the track's loading.
+  EXPECT_GE(p.startup_wait_s, 10.0);
+  EXPECT_GE(p.load_time_s, p.startup_wait_s);
 }
 
 TEST(Profile, FindByNameOrPathAndListTheKnownOnes) {
