@@ -13,7 +13,7 @@ command = supertuxkart --no-start-screen --race-now --track=lighthouse --numkart
 # `supertuxkart --help`): --disable-dynamic-lights gets it past loading (above); compressed (S3TC)
 # and HD textures and anisotropic filtering cost llvmpipe most per frame in play: with them the
 # race ran at 1.7 FPS, without them at 10.5 FPS (same machine, docs/profiles.md). No addons are
-# installed; not scanning for them saves a little start-up.
+# installed in a private home, so STK need not look for any.
 # OpenAL hangs without a sound device unless told to use none.
 env = ALSOFT_DRIVERS=null
 # STK keeps its config in $XDG_CONFIG_HOME/supertuxkart and caches in $XDG_CACHE_HOME: both are
