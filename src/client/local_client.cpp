@@ -21,8 +21,8 @@
 #include <set>
 #include <thread>
 
+#include "client/client_core.h"
 #include "client/client_files.h"
-#include "client/marker_tracker.h"
 #include "client/x_capture.h"
 #include "client/x_connection.h"
 #include "core/clock.h"
@@ -34,9 +34,6 @@ namespace {
 
 // Longest sleep of the client loop: bounds how late buffered rows reach the files.
 constexpr std::int64_t kMaxWaitNs = 100'000'000;
-// Shortest time a driver may ask to be called again after an empty answer, so a driver that
-// keeps asking for "now" cannot spin the loop.
-constexpr std::int64_t kMinDriverPeriodNs = 100'000;
 
 using drivers::Input;
 using drivers::InputKind;
@@ -84,9 +81,9 @@ class ColourLog {
 
 }  // namespace
 
-struct LocalClient::State {
+struct LocalClient::State : ClientTransport {
   LocalClientOptions options;
-  std::unique_ptr<drivers::Driver> driver;
+  std::unique_ptr<ClientCore> core;
   std::unique_ptr<XConnection> x;
   WindowInfo window;
   bool mapped = true;
@@ -94,13 +91,9 @@ struct LocalClient::State {
   Damage damage = 0;
   std::unique_ptr<XCapture> capture;  // the marker corner, or the whole window for image drivers
   tag::WindowRect window_in_capture;  // where the window lies relative to the captured region
-  std::unique_ptr<ClientFiles> files;
   std::unique_ptr<ColourLog> colours;  // only without a marker
-  MarkerTracker tracker;
   std::map<unsigned, unsigned> keycodes;   // keysym → keycode on this display
-  std::set<std::pair<bool, unsigned>> held;  // (button?, keysym or button) pressed, not released
-  ClientStats stats;
-  std::uint64_t implausible = 0, skipped_inputs = 0, unreadable_updates = 0;
+  std::uint64_t unreadable_updates = 0;
 
   std::thread thread;
   int wake_fd = -1;
@@ -110,33 +103,22 @@ struct LocalClient::State {
   std::mutex stop_mutex;
   bool stopped = false;
 
-  bool driving = false;
-  bool driver_finished = false;
-  std::int64_t next_step_ns = 0;
-  std::int64_t first_frame_deadline_ns = 0;
-  std::int64_t warmup_until_ns = -1;
-  std::int64_t last_seen_ns = -1;
   std::int64_t last_colour_flush_ns = 0;
   Atom launch_starting = None;      // pictor-launch's selection while it starts a game
-  // Tracked events the app read before this client sent anything (a profile's start-up clicks
-  // and keys): its tags count them too, so they run this far ahead of the client's numbering.
-  std::uint64_t foreign_reads = 0;
-  std::optional<std::uint32_t> last_idle_tag;  // the previous capture's wire tag before driving
-  std::int64_t held_since_ns = -1;  // when a launcher was first seen holding the inputs
 
-  ~State() {
+  ~State() override {
     if (wake_fd >= 0) ::close(wake_fd);
   }
 
   void setup_capture();
   unsigned keycode_for(unsigned keysym);
-  void send(const Input& in);
-  void drive(std::int64_t now);
+  void send_motion(const Input& in) override;
+  Sent send_tracked(const Input& in, bool button, bool press) override;
+  std::optional<tag::ImageView> window_image() override;
   void grab_frame();
   void handle_events();
   void loop();
   void run();
-  void release_held();
   bool launcher_holds();
 };
 
@@ -157,7 +139,7 @@ void LocalClient::State::setup_capture() {
   capture.reset();
   const WindowInfo& w = window;
   Region r;
-  if (driver->wants_image()) {
+  if (core->driver().wants_image()) {
     // The part of the window on screen: reading outside the screen is a BadMatch.
     const int x0 = std::max(0, -w.x), y0 = std::max(0, -w.y);
     const int x1 = std::min(w.width, w.screen_width - w.x), y1 = std::min(w.height, w.screen_height - w.y);
@@ -186,26 +168,18 @@ unsigned LocalClient::State::keycode_for(unsigned keysym) {
   return code;
 }
 
-void LocalClient::State::send(const Input& in) {
+void LocalClient::State::send_motion(const Input& in) {
   Display* dpy = x->display();
-  // The pointer moves first (XTest motion is in screen coordinates); motion alone carries no tag.
   if (in.x >= 0 && in.y >= 0)
     XTestFakeMotionEvent(dpy, DefaultScreen(dpy), window.x + in.x, window.y + in.y, CurrentTime);
-  if (!drivers::is_tracked(in.kind)) {
-    XFlush(dpy);
-    ++stats.motions_sent;
-    return;
-  }
-  const bool button = !drivers::is_key(in.kind);
-  const bool press = drivers::is_press(in.kind);
-  const auto key = std::make_pair(button, in.code);
-  // X generates no event for releasing what is not down, and may fold a second press of a held
-  // key into auto-repeat: either would put the client's count of tracked events out of step with
-  // the app's, so such inputs are not sent.
-  if (press == held.contains(key)) {
-    ++skipped_inputs;
-    return;
-  }
+  XFlush(dpy);
+}
+
+ClientTransport::Sent LocalClient::State::send_tracked(const Input& in, bool button, bool press) {
+  Display* dpy = x->display();
+  // The pointer moves first (XTest motion is in screen coordinates).
+  if (in.x >= 0 && in.y >= 0)
+    XTestFakeMotionEvent(dpy, DefaultScreen(dpy), window.x + in.x, window.y + in.y, CurrentTime);
   unsigned detail = in.code;
   if (button) {
     XTestFakeButtonEvent(dpy, in.code, press, CurrentTime);
@@ -218,34 +192,12 @@ void LocalClient::State::send(const Input& in) {
   // client thread preempted between the write and the clock read made PS negative in tests.
   const std::int64_t sent_ns = monotonic_ns();
   XFlush(dpy);
-  ++stats.inputs_sent;
-  files->input(stats.inputs_sent, drivers::input_kind_name(in.kind), detail, sent_ns,
-               drivers::input_code_name(button, in.code));
-  if (press) {
-    held.insert(key);
-  } else {
-    held.erase(key);
-  }
+  return {detail, sent_ns};
 }
 
-void LocalClient::State::drive(std::int64_t now) {
-  if (driver_finished) return;
-  drivers::ClientView view;
-  view.now_ns = now;
-  view.sent = stats.inputs_sent;
-  view.tag = tracker.tag();
-  view.frame = tracker.frame();
-  view.frame_seen_ns = last_seen_ns;
-  view.frames_seen = stats.captures;
-  tag::ImageView image;
-  if (driver->wants_image() && capture && last_seen_ns >= 0) {
-    image = capture->view();
-    view.image = &image;
-  }
-  const drivers::Step step = driver->step(view);
-  for (const Input& in : step.send) send(in);
-  next_step_ns = std::max(step.next_ns, now + kMinDriverPeriodNs);
-  driver_finished = step.finished;
+std::optional<tag::ImageView> LocalClient::State::window_image() {
+  if (!capture) return std::nullopt;
+  return capture->view();
 }
 
 void LocalClient::State::grab_frame() {
@@ -261,29 +213,15 @@ void LocalClient::State::grab_frame() {
   const bool ok = capture->grab();
   const std::int64_t seen_ns = monotonic_ns();
   if (!ok) {
-    ++stats.capture_failures;
+    ++core->stats().capture_failures;
     x->take_error();
     return;
   }
   const auto payload = tag::decode(capture->view(), window_in_capture, options.corner);
   const std::int64_t decoded_ns = monotonic_ns();
-  if (stats.inputs_sent == 0) {
-    // Before the first input, whatever tag the app shows counts reads of someone else's input.
-    // Taken when two captures in a row agree, so a single false read of unmarked content
-    // (probability 2^-12) cannot set it.
-    if (payload && last_idle_tag == payload->tag) foreign_reads = tag::unwrap_counter(payload->tag, tag::kTagBits, 0);
-    last_idle_tag = payload ? std::optional<std::uint32_t>(payload->tag) : std::nullopt;
-  }
-  // A tag beyond what the app can have read is a false read; the app can have read every input
-  // this client sent plus the foreign ones.
-  const MarkerTracker::Reading r = tracker.update(payload, stats.inputs_sent + foreign_reads);
   if (colours) colours->add(seen_ns, mean_colour(capture->view()));
-  if (r.implausible) ++implausible;
-  ++stats.captures;
-  if (r.tag) ++stats.markers_read;
-  files->frame(seen_ns, r.tag, r.frame, static_cast<double>(decoded_ns - seen_ns) / 1e3,
-               static_cast<double>(seen_ns - t0) / 1e3);
-  last_seen_ns = seen_ns;
+  core->frame_seen(payload, seen_ns, static_cast<double>(decoded_ns - seen_ns) / 1e3,
+                   static_cast<double>(seen_ns - t0) / 1e3);
 }
 
 void LocalClient::State::handle_events() {
@@ -311,67 +249,39 @@ void LocalClient::State::handle_events() {
         setup_capture();
       }
     } else if (ev.type == DestroyNotify && ev.xdestroywindow.window == window.id) {
-      stats.notes.push_back("the app window was destroyed; the client stopped watching");
+      core->stats().notes.push_back("the app window was destroyed; the client stopped watching");
       stop_requested.store(true);
       return;
     }
   }
   if (changed) {
     grab_frame();
-    if (!driving && warmup_until_ns < 0 && (stats.markers_read > 0 || !options.expect_marker)) {
-      // The app has drawn a frame: its loop runs. Start after the warm-up.
-      warmup_until_ns = monotonic_ns() + static_cast<std::int64_t>(options.warmup_s * 1e9);
-    }
-    if (driving) drive(monotonic_ns());
+    // The app has drawn a frame: its loop runs. Start after the warm-up.
+    if (core->stats().markers_read > 0 || !options.expect_marker) core->app_draws(options.warmup_s, monotonic_ns());
+    core->drive_now(monotonic_ns());
   }
 }
 
 void LocalClient::State::loop() {
   Display* dpy = x->display();
   const int xfd = ConnectionNumber(dpy);
-  first_frame_deadline_ns =
-      monotonic_ns() + static_cast<std::int64_t>(options.first_frame_timeout_s * 1e9);
+  core->start_waiting(options.first_frame_timeout_s, monotonic_ns());
+  const std::string no_first_frame =
+      fmt::format("the app window did not change within {:g} s; inputs started anyway", options.first_frame_timeout_s);
   grab_frame();  // what the window shows already (damage only reports changes from now on)
   while (!stop_requested.load()) {
     handle_events();
     if (x->lost()) throw RunError("client: lost the connection to X display '" + x->name() + "'");
     std::int64_t now = monotonic_ns();
-    if (!driving && launcher_holds()) {
-      // Start afresh once the launcher lets go: the next frame, then the warm-up.
-      if (held_since_ns < 0) held_since_ns = now;
-      warmup_until_ns = -1;
-      first_frame_deadline_ns = now + static_cast<std::int64_t>(options.first_frame_timeout_s * 1e9);
-    } else if (held_since_ns >= 0) {
-      stats.notes.push_back(fmt::format("inputs held for {:.1f} s while pictor-launch started the game",
-                                        static_cast<double>(now - held_since_ns) * 1e-9));
-      held_since_ns = -2;  // noted once
-    }
-    if (!driving && warmup_until_ns >= 0 && now >= warmup_until_ns) {
-      driving = true;
-      next_step_ns = now;
-    }
-    if (!driving && warmup_until_ns < 0 && now >= first_frame_deadline_ns) {
-      driving = true;
-      next_step_ns = now;
-      stats.notes.push_back(fmt::format(
-          "the app window did not change within {:g} s; inputs started anyway",
-          options.first_frame_timeout_s));
-    }
-    if (finish_requested.load() && !driver_finished) {
-      release_held();
-      driver_finished = true;
-    }
-    if (driving && !driver_finished && now >= next_step_ns) drive(now);
-    if (!files->flush(now)) throw RunError("client: " + files->error());
+    core->turn(now, !core->driving() && launcher_holds(), finish_requested.load(), no_first_frame);
+    if (!core->files->flush(now)) throw RunError("client: " + core->files->error());
     if (colours && (now - last_colour_flush_ns >= kMaxWaitNs)) {
       last_colour_flush_ns = now;
       if (!colours->flush()) throw RunError("client: " + colours->error());
     }
 
     now = monotonic_ns();
-    std::int64_t wait_ns = kMaxWaitNs;
-    if (driving && !driver_finished) wait_ns = std::min(wait_ns, next_step_ns - now);
-    if (!driving) wait_ns = std::min(wait_ns, (warmup_until_ns >= 0 ? warmup_until_ns : first_frame_deadline_ns) - now);
+    const std::int64_t wait_ns = core->wait_ns(now, kMaxWaitNs);
     XFlush(dpy);
     if (XPending(dpy) > 0 || wait_ns <= 0) continue;
     pollfd fds[2] = {{xfd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
@@ -384,18 +294,9 @@ void LocalClient::State::run() {
   try {
     loop();
   } catch (const std::exception& e) {
-    stats.failure = e.what();
+    core->stats().failure = e.what();
   }
   running.store(false);
-}
-
-void LocalClient::State::release_held() {
-  // Released as tracked inputs: the app reads them and counts them, so they get tags too.
-  const auto still_held = held;
-  for (const auto& [button, code] : still_held) {
-    const InputKind kind = button ? InputKind::button_release : InputKind::key_release;
-    send(Input{kind, code});
-  }
 }
 
 std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& options,
@@ -405,8 +306,7 @@ std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& option
   client->state_ = std::make_unique<State>();
   State& s = *client->state_;
   s.options = options;
-  s.driver = std::move(driver);
-  s.stats.driver = s.driver->spec();
+  s.core = std::make_unique<ClientCore>(std::move(driver), s);
   s.x = XConnection::open(options.display);
   Display* dpy = s.x->display();
 
@@ -420,7 +320,7 @@ std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& option
   // Every key the driver may press must exist on this keyboard; checked now, not mid-run.
   unsigned char map[32];
   const int buttons = XGetPointerMapping(dpy, map, sizeof map);
-  for (const drivers::InputCode& c : s.driver->vocabulary()) {
+  for (const drivers::InputCode& c : s.core->driver().vocabulary()) {
     if (!c.button) {
       s.keycode_for(c.code);
     } else if (static_cast<int>(c.code) > buttons) {
@@ -431,7 +331,7 @@ std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& option
   }
 
   s.window = wait_for_app_window(*s.x, options.window_timeout_s, options.app_running);
-  s.stats.window = s.window.id;
+  s.core->stats().window = s.window.id;
   XSelectInput(dpy, s.window.id, StructureNotifyMask);
   s.damage = XDamageCreate(dpy, s.window.id, XDamageReportNonEmpty);
   // No window manager gives focus: keys go to the focus window, buttons to the one under the
@@ -452,8 +352,8 @@ std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& option
         s.window.screen_width, s.window.screen_height));
   }
   if (s.capture && !s.capture->shared_memory())
-    s.stats.notes.push_back("MIT-SHM unavailable: captures use XGetImage");
-  s.files = std::make_unique<ClientFiles>(options.out_dir);
+    s.core->stats().notes.push_back("MIT-SHM unavailable: captures use XGetImage");
+  s.core->files = std::make_unique<ClientFiles>(options.out_dir);
   if (!options.expect_marker) s.colours = std::make_unique<ColourLog>(options.out_dir);
 
   s.wake_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -475,64 +375,45 @@ void LocalClient::finish_inputs() {
 
 ClientStats LocalClient::stop() {
   State& s = *state_;
+  ClientStats& stats = s.core->stats();
   std::lock_guard lock(s.stop_mutex);
-  if (s.stopped) return s.stats;
+  if (s.stopped) return stats;
   s.stopped = true;
-  if (!s.thread.joinable()) return s.stats;  // start() failed part way: nothing runs
+  if (!s.thread.joinable()) return stats;  // start() failed part way: nothing runs
   s.stop_requested.store(true);
   const std::uint64_t one = 1;
   [[maybe_unused]] const auto w = ::write(s.wake_fd, &one, sizeof one);
   if (s.thread.joinable()) s.thread.join();
   try {
     if (!s.x->lost()) {
-      s.release_held();
+      s.core->release_held();
       XDamageDestroy(s.x->display(), s.damage);
       XSync(s.x->display(), False);
     }
   } catch (const std::exception& e) {
-    if (s.stats.failure.empty()) s.stats.failure = e.what();
+    if (stats.failure.empty()) stats.failure = e.what();
   }
   s.capture.reset();
-  try {
-    s.driver->detach();
-    s.stats.driver_report = s.driver->report();
-  } catch (const std::exception& e) {
-    s.stats.notes.push_back(std::string("the driver's report failed: ") + e.what());
-  }
-  if (s.files) {
-    if (!s.files->flush(0, true) && s.stats.failure.empty()) s.stats.failure = "client: " + s.files->error();
-    s.files.reset();
+  s.core->detach_driver();
+  if (s.core->files) {
+    if (!s.core->files->flush(0, true) && stats.failure.empty()) stats.failure = "client: " + s.core->files->error();
+    s.core->files.reset();
   }
   if (s.colours) {
-    if (!s.colours->flush() && s.stats.failure.empty()) s.stats.failure = "client: " + s.colours->error();
+    if (!s.colours->flush() && stats.failure.empty()) stats.failure = "client: " + s.colours->error();
     s.colours.reset();
   }
   s.x.reset();
-  if (s.skipped_inputs > 0) {
-    s.stats.notes.push_back(fmt::format(
-        "{} driver input(s) not sent: a press of what was held or a release of what was not",
-        s.skipped_inputs));
-  }
-  if (s.foreign_reads > 0) {
-    s.stats.notes.push_back(fmt::format(
-        "the app had read {} tracked event(s) before the first input (start-up inputs): its tags run "
-        "that far ahead of the inputs sent",
-        s.foreign_reads));
-  }
-  if (s.implausible > 0) {
-    s.stats.notes.push_back(fmt::format(
-        "{} marker read(s) rejected: tag beyond the inputs sent (a false read of unmarked content)",
-        s.implausible));
-  }
+  s.core->add_stop_notes();
   if (s.unreadable_updates > 0) {
-    s.stats.notes.push_back(fmt::format(
+    stats.notes.push_back(fmt::format(
         "{} window update(s) not read: window unmapped or its marker corner off screen",
         s.unreadable_updates));
   }
-  if (s.stats.capture_failures > 0) {
-    s.stats.notes.push_back(fmt::format("{} capture(s) refused by the X server", s.stats.capture_failures));
+  if (stats.capture_failures > 0) {
+    stats.notes.push_back(fmt::format("{} capture(s) refused by the X server", stats.capture_failures));
   }
-  return s.stats;
+  return stats;
 }
 
 LocalClient::~LocalClient() {

@@ -16,8 +16,8 @@
 #include <set>
 #include <thread>
 
+#include "client/client_core.h"
 #include "client/client_files.h"
-#include "client/marker_tracker.h"
 #include "client/rfb_connection.h"
 #include "client/rfb_updates_file.h"
 #include "client/x_connection.h"
@@ -31,8 +31,6 @@ namespace {
 
 // Longest sleep of the client loop: bounds how late buffered rows reach the files.
 constexpr std::int64_t kMaxWaitNs = 100'000'000;
-// Shortest time a driver may ask to be called again after an empty answer (as the local client).
-constexpr std::int64_t kMinDriverPeriodNs = 100'000;
 // How long stop() lets the thread finish a message before cutting the read.
 constexpr auto kStopGrace = std::chrono::milliseconds(250);
 constexpr unsigned kRfbButtons = 8;  // the PointerEvent mask has 8 bits
@@ -46,30 +44,21 @@ bool overlaps(const tag::WindowRect& a, const tag::WindowRect& b) {
 
 }  // namespace
 
-struct RemoteClient::State {
+struct RemoteClient::State : ClientTransport {
   RemoteClientOptions options;
-  std::unique_ptr<drivers::Driver> driver;
+  std::unique_ptr<ClientCore> core;
   std::unique_ptr<RfbConnection> conn;
-  std::unique_ptr<ClientFiles> files;
   std::unique_ptr<RfbUpdatesFile> updates;
-  MarkerTracker tracker;
   tag::WindowRect window;         // in framebuffer coordinates
   tag::WindowRect marker_region;  // the marker's 64 x 32 px, in framebuffer coordinates
   std::map<unsigned, unsigned> keycodes;  // keysym → X keycode behind the server (may be empty)
-  std::set<std::pair<bool, unsigned>> held;
   int pointer_x = 0, pointer_y = 0, button_mask = 0;
-  ClientStats stats;
   RemoteClientStats rfb;
-  std::uint64_t implausible = 0, skipped_inputs = 0, keysym_details = 0;
-  // Tracked events the app read before this client sent anything (a profile's start-up clicks
-  // and keys, sent by pictor-launch): the app's tags run this far ahead of the client's numbering.
-  std::uint64_t foreign_reads = 0;
-  std::optional<std::uint32_t> last_idle_tag;  // the previous marker reading before driving
+  std::uint64_t keysym_details = 0;
   // The X display behind the server, to see whether pictor-launch still holds the inputs (its
   // selection _PICTOR_LAUNCH_STARTING, docs/client.md); null when there is none.
   std::unique_ptr<XConnection> launcher_x;
   Atom launch_starting = None;
-  std::int64_t held_since_ns = -1;
 
   std::thread thread;
   int wake_fd = -1;
@@ -81,27 +70,22 @@ struct RemoteClient::State {
   mutable std::mutex info_mutex;
   nlohmann::json info;  // the connection's info, refreshed by the thread at each flush
 
-  bool driving = false;
-  bool driver_finished = false;
-  std::int64_t next_step_ns = 0;
-  std::int64_t first_frame_deadline_ns = 0;
-  std::int64_t warmup_until_ns = -1;
-  std::int64_t last_seen_ns = -1;
   std::int64_t last_message_end_ns = 0;
   std::int64_t last_info_ns = 0;
 
-  ~State() {
+  ~State() override {
     if (wake_fd >= 0) ::close(wake_fd);
   }
 
-  void send(const Input& in);
-  void drive(std::int64_t now);
+  void send_motion(const Input& in) override;
+  Sent send_tracked(const Input& in, bool button, bool press) override;
+  std::optional<tag::ImageView> window_image() override;
+  void move_pointer(const Input& in);
   void on_update(const RfbUpdate& u);
   void on_message(std::int64_t start_ns);
   void flush(std::int64_t now, bool force);
   void loop();
   void run();
-  void release_held();
   bool launcher_holds();
 };
 
@@ -112,26 +96,21 @@ bool RemoteClient::State::launcher_holds() {
   return XGetSelectionOwner(dpy, launch_starting) != None;
 }
 
-void RemoteClient::State::send(const Input& in) {
+void RemoteClient::State::move_pointer(const Input& in) {
   if (in.x >= 0 && in.y >= 0) {
     pointer_x = window.x + in.x;
     pointer_y = window.y + in.y;
   }
-  if (!drivers::is_tracked(in.kind)) {
-    if (!conn->send_pointer(pointer_x, pointer_y, button_mask))
-      throw RunError("rfb: writing a pointer event to the server failed (connection lost)");
-    ++stats.motions_sent;
-    return;
-  }
-  const bool button = !drivers::is_key(in.kind);
-  const bool press = drivers::is_press(in.kind);
-  const auto key = std::make_pair(button, in.code);
-  // As in the local client: the X server behind would not turn these into the events the app
-  // counts, and the tag count would drift.
-  if (press == held.contains(key)) {
-    ++skipped_inputs;
-    return;
-  }
+}
+
+void RemoteClient::State::send_motion(const Input& in) {
+  move_pointer(in);
+  if (!conn->send_pointer(pointer_x, pointer_y, button_mask))
+    throw RunError("rfb: writing a pointer event to the server failed (connection lost)");
+}
+
+ClientTransport::Sent RemoteClient::State::send_tracked(const Input& in, bool button, bool press) {
+  move_pointer(in);
   unsigned detail = in.code;
   bool ok = false;
   std::int64_t sent_ns = 0;
@@ -152,39 +131,17 @@ void RemoteClient::State::send(const Input& in) {
     ok = conn->send_key(in.code, press);
   }
   if (!ok) throw RunError("rfb: writing an input event to the server failed (connection lost)");
-  ++stats.inputs_sent;
-  files->input(stats.inputs_sent, drivers::input_kind_name(in.kind), detail, sent_ns,
-               drivers::input_code_name(button, in.code));
-  if (press) {
-    held.insert(key);
-  } else {
-    held.erase(key);
-  }
+  return {detail, sent_ns};
 }
 
-void RemoteClient::State::drive(std::int64_t now) {
-  if (driver_finished) return;
-  drivers::ClientView view;
-  view.now_ns = now;
-  view.sent = stats.inputs_sent;
-  view.tag = tracker.tag();
-  view.frame = tracker.frame();
-  view.frame_seen_ns = last_seen_ns;
-  view.frames_seen = stats.captures;
-  tag::ImageView image;
-  if (driver->wants_image() && last_seen_ns >= 0) {
-    // The window's part of the client's framebuffer, without a copy.
-    const tag::ImageView fb = conn->framebuffer();
-    image = fb;
-    image.pixels = fb.pixels + static_cast<std::ptrdiff_t>(window.y) * fb.stride + window.x * 4;
-    image.width = window.width;
-    image.height = window.height;
-    view.image = &image;
-  }
-  const drivers::Step step = driver->step(view);
-  for (const Input& in : step.send) send(in);
-  next_step_ns = std::max(step.next_ns, now + kMinDriverPeriodNs);
-  driver_finished = step.finished;
+std::optional<tag::ImageView> RemoteClient::State::window_image() {
+  // The window's part of the client's framebuffer, without a copy.
+  const tag::ImageView fb = conn->framebuffer();
+  tag::ImageView image = fb;
+  image.pixels = fb.pixels + static_cast<std::ptrdiff_t>(window.y) * fb.stride + window.x * 4;
+  image.width = window.width;
+  image.height = window.height;
+  return image;
 }
 
 void RemoteClient::State::on_update(const RfbUpdate& u) {
@@ -207,28 +164,13 @@ void RemoteClient::State::on_update(const RfbUpdate& u) {
     const std::int64_t t0 = monotonic_ns();
     const auto payload = tag::decode(conn->framebuffer(), window, options.corner);
     const std::int64_t t1 = monotonic_ns();
-    if (stats.inputs_sent == 0) {
-      // Before the first input, a tag the app shows counts reads of someone else's inputs; taken
-      // when two readings in a row agree, so one false read (probability 2^-12) cannot set it.
-      if (payload && last_idle_tag == payload->tag) foreign_reads = tag::unwrap_counter(payload->tag, tag::kTagBits, 0);
-      last_idle_tag = payload ? std::optional<std::uint32_t>(payload->tag) : std::nullopt;
-    }
-    // A tag beyond what the app can have read is a false read: it can have read every input this
-    // client sent plus the foreign ones.
-    const MarkerTracker::Reading r = tracker.update(payload, stats.inputs_sent + foreign_reads);
-    if (r.implausible) ++implausible;
-    ++stats.captures;
-    if (r.tag) ++stats.markers_read;
-    files->frame(u.end_ns, r.tag, r.frame, static_cast<double>(t1 - t0) / 1e3,
-                 static_cast<double>(u.end_ns - u.start_ns) / 1e3);
-    last_seen_ns = u.end_ns;
+    core->frame_seen(payload, u.end_ns, static_cast<double>(t1 - t0) / 1e3,
+                     static_cast<double>(u.end_ns - u.start_ns) / 1e3);
   }
-  if (!driving && warmup_until_ns < 0 &&
-      (stats.markers_read > 0 || (!options.expect_marker && window_changed))) {
-    // The app's frames reach the client: start after the warm-up.
-    warmup_until_ns = monotonic_ns() + static_cast<std::int64_t>(options.warmup_s * 1e9);
-  }
-  if (driving && marker) drive(monotonic_ns());
+  // The app's frames reach the client: start after the warm-up.
+  if (core->stats().markers_read > 0 || (!options.expect_marker && window_changed))
+    core->app_draws(options.warmup_s, monotonic_ns());
+  if (marker) core->drive_now(monotonic_ns());
 }
 
 void RemoteClient::State::on_message(std::int64_t start_ns) {
@@ -238,7 +180,7 @@ void RemoteClient::State::on_message(std::int64_t start_ns) {
 }
 
 void RemoteClient::State::flush(std::int64_t now, bool force) {
-  if (!files->flush(now, force)) throw RunError("client: " + files->error());
+  if (!core->files->flush(now, force)) throw RunError("client: " + core->files->error());
   if (!updates->flush(now, force)) throw RunError("client: " + updates->error());
   // server_info() is asked from other threads: a snapshot, refreshed as often as the files.
   if (!force && now - last_info_ns < kMaxWaitNs) return;
@@ -250,41 +192,16 @@ void RemoteClient::State::flush(std::int64_t now, bool force) {
 
 void RemoteClient::State::loop() {
   const int fd = conn->fd();
-  first_frame_deadline_ns = monotonic_ns() + static_cast<std::int64_t>(options.first_frame_timeout_s * 1e9);
+  core->start_waiting(options.first_frame_timeout_s, monotonic_ns());
+  const std::string no_first_frame = fmt::format(
+      "{} within {:g} s; inputs started anyway",
+      options.expect_marker ? "no update with a readable marker" : "no update of the app window", options.first_frame_timeout_s);
   last_message_end_ns = monotonic_ns();
   while (!stop_requested.load()) {
     std::int64_t now = monotonic_ns();
-    if (!driving && launcher_holds()) {
-      // Start afresh once the launcher lets go: the next readable marker, then the warm-up.
-      if (held_since_ns < 0) held_since_ns = now;
-      warmup_until_ns = -1;
-      first_frame_deadline_ns = now + static_cast<std::int64_t>(options.first_frame_timeout_s * 1e9);
-    } else if (held_since_ns >= 0) {
-      stats.notes.push_back(fmt::format("inputs held for {:.1f} s while pictor-launch started the game",
-                                        static_cast<double>(now - held_since_ns) * 1e-9));
-      held_since_ns = -2;  // noted once
-    }
-    if (!driving && warmup_until_ns >= 0 && now >= warmup_until_ns) {
-      driving = true;
-      next_step_ns = now;
-    }
-    if (!driving && warmup_until_ns < 0) {
-      if (options.app_running && !options.app_running())
-        throw RunError("client: the app exited before its first frame reached the client");
-      if (now >= first_frame_deadline_ns) {
-        driving = true;
-        next_step_ns = now;
-        stats.notes.push_back(fmt::format(
-            "{} within {:g} s; inputs started anyway",
-            options.expect_marker ? "no update with a readable marker" : "no update of the app window",
-            options.first_frame_timeout_s));
-      }
-    }
-    if (finish_requested.load() && !driver_finished) {
-      release_held();
-      driver_finished = true;
-    }
-    if (driving && !driver_finished && now >= next_step_ns) drive(now);
+    if (core->awaiting_first_frame() && options.app_running && !options.app_running())
+      throw RunError("client: the app exited before its first frame reached the client");
+    core->turn(now, !core->driving() && launcher_holds(), finish_requested.load(), no_first_frame);
     flush(now, false);
 
     // A message (partly) in libvncclient's buffer does not make the socket readable: handle it
@@ -294,10 +211,7 @@ void RemoteClient::State::loop() {
       continue;
     }
     now = monotonic_ns();
-    std::int64_t wait_ns = kMaxWaitNs;
-    if (driving && !driver_finished) wait_ns = std::min(wait_ns, next_step_ns - now);
-    if (!driving) wait_ns = std::min(wait_ns, (warmup_until_ns >= 0 ? warmup_until_ns : first_frame_deadline_ns) - now);
-    wait_ns = std::max<std::int64_t>(wait_ns, 0);
+    const std::int64_t wait_ns = core->wait_ns(now, kMaxWaitNs);
     pollfd fds[2] = {{fd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
     const timespec ts{static_cast<time_t>(wait_ns / 1'000'000'000), static_cast<long>(wait_ns % 1'000'000'000)};
     if (::ppoll(fds, 2, &ts, nullptr) > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
@@ -315,17 +229,9 @@ void RemoteClient::State::run() {
     loop();
   } catch (const std::exception& e) {
     // A read cut by stop() is the end asked for, not a failure.
-    if (!stop_requested.load()) stats.failure = e.what();
+    if (!stop_requested.load()) core->stats().failure = e.what();
   }
   running.store(false);
-}
-
-void RemoteClient::State::release_held() {
-  const auto still_held = held;
-  for (const auto& [button, code] : still_held) {
-    const InputKind kind = button ? InputKind::button_release : InputKind::key_release;
-    send(Input{kind, code});
-  }
 }
 
 std::unique_ptr<RemoteClient> RemoteClient::start(const RemoteClientOptions& options,
@@ -344,9 +250,8 @@ std::unique_ptr<RemoteClient> RemoteClient::start(const RemoteClientOptions& opt
   client->state_ = std::make_unique<State>();
   State& s = *client->state_;
   s.options = options;
-  s.driver = std::move(driver);
-  s.stats.driver = s.driver->spec();
-  for (const drivers::InputCode& c : s.driver->vocabulary()) {
+  s.core = std::make_unique<ClientCore>(std::move(driver), s);
+  for (const drivers::InputCode& c : s.core->driver().vocabulary()) {
     if (c.button && (c.code < 1 || c.code > kRfbButtons))
       throw RunError(fmt::format("rfb: button{} cannot be sent over RFB (buttons 1..{})", c.code, kRfbButtons));
   }
@@ -354,7 +259,7 @@ std::unique_ptr<RemoteClient> RemoteClient::start(const RemoteClientOptions& opt
     // The keycodes the app will read, for the `detail` column the matcher aligns on.
     s.launcher_x = XConnection::open(options.keycode_display);
     const auto& x = s.launcher_x;
-    for (const drivers::InputCode& c : s.driver->vocabulary()) {
+    for (const drivers::InputCode& c : s.core->driver().vocabulary()) {
       if (c.button) continue;
       const KeyCode code = XKeysymToKeycode(x->display(), c.code);
       if (code == 0)
@@ -380,7 +285,7 @@ std::unique_ptr<RemoteClient> RemoteClient::start(const RemoteClientOptions& opt
   s.pointer_y = w.y + w.height / 2;
   if (!s.conn->send_pointer(s.pointer_x, s.pointer_y, 0))
     throw RunError("rfb: writing to the server failed right after the handshake");
-  s.files = std::make_unique<ClientFiles>(options.out_dir);
+  s.core->files = std::make_unique<ClientFiles>(options.out_dir);
   s.updates = std::make_unique<RfbUpdatesFile>(options.out_dir);
   s.info = s.conn->info();
 
@@ -410,10 +315,11 @@ void RemoteClient::finish_inputs() {
 
 ClientStats RemoteClient::stop() {
   State& s = *state_;
+  ClientStats& stats = s.core->stats();
   std::lock_guard lock(s.stop_mutex);
-  if (s.stopped) return s.stats;
+  if (s.stopped) return stats;
   s.stopped = true;
-  if (!s.thread.joinable()) return s.stats;
+  if (!s.thread.joinable()) return stats;
   s.stop_requested.store(true);
   const std::uint64_t one = 1;
   [[maybe_unused]] const auto w = ::write(s.wake_fd, &one, sizeof one);
@@ -424,20 +330,15 @@ ClientStats RemoteClient::stop() {
   const bool cut = s.running.load();
   if (cut) s.conn->shutdown_reading();
   s.thread.join();
-  if (cut) s.stats.notes.push_back("rfb: stop cut a server message short (the server stalled mid-message)");
-  if (s.stats.failure.empty()) {
+  if (cut) stats.notes.push_back("rfb: stop cut a server message short (the server stalled mid-message)");
+  if (stats.failure.empty()) {
     try {
-      s.release_held();
+      s.core->release_held();
     } catch (const std::exception& e) {
-      s.stats.failure = e.what();
+      stats.failure = e.what();
     }
   }
-  try {
-    s.driver->detach();
-    s.stats.driver_report = s.driver->report();
-  } catch (const std::exception& e) {
-    s.stats.notes.push_back(std::string("the driver's report failed: ") + e.what());
-  }
+  s.core->detach_driver();
   {
     std::lock_guard info_lock(s.info_mutex);
     s.info = s.conn->info();
@@ -446,9 +347,9 @@ ClientStats RemoteClient::stop() {
   try {
     s.flush(0, true);
   } catch (const std::exception& e) {
-    if (s.stats.failure.empty()) s.stats.failure = e.what();
+    if (stats.failure.empty()) stats.failure = e.what();
   }
-  s.files.reset();
+  s.core->files.reset();
   s.updates.reset();
   // libvncclient's own log lines, kept out of stdout/stderr.
   if (std::ofstream log(s.options.out_dir + "/rfb_client.log"); log) {
@@ -457,32 +358,20 @@ ClientStats RemoteClient::stop() {
   const bool cu = s.conn->continuous_updates();
   s.conn.reset();
 
-  s.stats.notes.push_back(fmt::format(
+  stats.notes.push_back(fmt::format(
       "rfb: {} framebuffer update(s), {} touched the marker; {} byte(s) on the wire{}", s.rfb.updates,
       s.rfb.marker_updates, s.rfb.bytes,
       s.rfb.updates_without_bytes > 0 ? fmt::format(" ({} update(s) of unknown size)", s.rfb.updates_without_bytes)
                                       : std::string()));
-  s.stats.notes.push_back(cu ? "rfb: continuous updates (the server sends without being asked)"
-                             : "rfb: no continuous updates; an incremental request after each update");
+  stats.notes.push_back(cu ? "rfb: continuous updates (the server sends without being asked)"
+                           : "rfb: no continuous updates; an incremental request after each update");
   if (s.keysym_details > 0)
-    s.stats.notes.push_back(fmt::format(
+    stats.notes.push_back(fmt::format(
         "{} key input(s) written with their keysym as detail (no X display to look up keycodes): "
         "the matcher cannot align them with the app's reads",
         s.keysym_details));
-  if (s.skipped_inputs > 0)
-    s.stats.notes.push_back(fmt::format(
-        "{} driver input(s) not sent: a press of what was held or a release of what was not", s.skipped_inputs));
-  if (s.foreign_reads > 0) {
-    s.stats.notes.push_back(fmt::format(
-        "the app had read {} tracked event(s) before the first input (start-up inputs): its tags run "
-        "that far ahead of the inputs sent",
-        s.foreign_reads));
-  }
-  if (s.implausible > 0)
-    s.stats.notes.push_back(fmt::format(
-        "{} marker read(s) rejected: tag beyond the inputs sent (a false read of unmarked content)",
-        s.implausible));
-  return s.stats;
+  s.core->add_stop_notes();
+  return stats;
 }
 
 RemoteClient::~RemoteClient() {
