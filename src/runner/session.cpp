@@ -18,10 +18,7 @@
 #include "analysis/rtt.h"
 #include "client/local_client.h"
 #include "client/x_connection.h"
-#if __has_include("client/remote_client.h")
 #include "client/remote_client.h"
-#define PICTOR_HAVE_REMOTE_CLIENT 1
-#endif
 #include "net/netem.h"
 #include "net/relay.h"
 #include "net/spec.h"
@@ -162,9 +159,6 @@ RunResult run_session(const RunOptions& options) {
     if (!options.hook) throw UsageError("--driver needs the interposer (drop --no-hook)");
     driver = options.driver_factory ? options.driver_factory() : drivers::make_driver(options.driver);
   }
-#ifndef PICTOR_HAVE_REMOTE_CLIENT
-  if (remote && driver) throw UsageError("this build has no RFB client: --driver works with --adapter local only");
-#endif
   const fs::path dir = options.out_dir.empty() ? default_out_dir(fs::path(label).filename().string()) : options.out_dir;
   prepare_out_dir(dir);
   const std::string hook_lib = options.hook ? find_hook_library() : std::string();
@@ -197,9 +191,7 @@ RunResult run_session(const RunOptions& options) {
   std::unique_ptr<net::NetemLink> netem;
   std::optional<Process> app;
   std::unique_ptr<client::LocalClient> local_client;
-#ifdef PICTOR_HAVE_REMOTE_CLIENT
   std::unique_ptr<client::RemoteClient> remote_client;
-#endif
   // The one client of this session, whichever adapter it belongs to.
   std::function<client::ClientStats()> client_stop;
   std::function<void()> client_finish;
@@ -275,7 +267,6 @@ RunResult run_session(const RunOptions& options) {
           client_finish = [&] { local_client->finish_inputs(); };
           client_running = [&] { return local_client->running(); };
         }
-#ifdef PICTOR_HAVE_REMOTE_CLIENT
         else {
           // The client is remote: it finds the app's window in the framebuffer through the
           // geometry the X server reports (a thin client would be told by the server side).
@@ -309,7 +300,6 @@ RunResult run_session(const RunOptions& options) {
           client_finish = [&] { remote_client->finish_inputs(); };
           client_running = [&] { return remote_client->running(); };
         }
-#endif
       } catch (const RunError& e) {
         // The app stays measured; the failure is reported with the results.
         client_stats.failure = e.what();
@@ -404,7 +394,6 @@ RunResult run_session(const RunOptions& options) {
                      {"failure", client_stats.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(client_stats.failure)}};
     run["client"] = c;
     if (!client_stats.driver.empty()) run["driver"] = client_stats.driver;
-#ifdef PICTOR_HAVE_REMOTE_CLIENT
     if (remote_client) {
       const client::RemoteClientStats rs = remote_client->rfb_stats();
       run["rfb"] = rs.server;
@@ -412,7 +401,6 @@ RunResult run_session(const RunOptions& options) {
       run["client"]["marker_updates"] = rs.marker_updates;
       run["client"]["bytes"] = rs.bytes;
     }
-#endif
     try {
       const nlohmann::json rtt = analysis::match_inputs(dir.string());
       if (result.summary.is_object())
