@@ -67,6 +67,26 @@ std::int64_t start_if_client(int fd) {
   return !pp::on_writer_thread() && pp::client(fd) ? pictor::monotonic_ns() : 0;
 }
 
+// Makes the real call, then lets `after` see its result; the caller gets the real call's errno
+// whatever `after` did.
+template <typename Call, typename After>
+auto observed(Call&& call, After&& after) {
+  const auto r = call();
+  const int saved = errno;
+  after(r);
+  errno = saved;
+  return r;
+}
+
+// A write-family call on fd, timed when fd is an RFB client's.
+template <typename Call>
+ssize_t timed_write(int fd, Call&& call) {
+  const std::int64_t start = start_if_client(fd);
+  return observed(call, [&](ssize_t r) {
+    if (start) after_write(fd, start, r);
+  });
+}
+
 }  // namespace
 
 #define PICTOR_REAL_OR_FAIL(name, fail)  \
@@ -80,20 +100,12 @@ extern "C" {
 
 __attribute__((visibility("default"))) int accept(int fd, sockaddr* addr, socklen_t* len) {
   PICTOR_REAL_OR_FAIL(accept, -1)
-  const int c = real_fn(fd, addr, len);
-  const int saved = errno;
-  after_accept(c);
-  errno = saved;
-  return c;
+  return observed([&] { return real_fn(fd, addr, len); }, after_accept);
 }
 
 __attribute__((visibility("default"))) int accept4(int fd, sockaddr* addr, socklen_t* len, int flags) {
   PICTOR_REAL_OR_FAIL(accept4, -1)
-  const int c = real_fn(fd, addr, len, flags);
-  const int saved = errno;
-  after_accept(c);
-  errno = saved;
-  return c;
+  return observed([&] { return real_fn(fd, addr, len, flags); }, after_accept);
 }
 
 __attribute__((visibility("default"))) int close(int fd) {
@@ -105,99 +117,61 @@ __attribute__((visibility("default"))) int close(int fd) {
 
 __attribute__((visibility("default"))) ssize_t read(int fd, void* buf, size_t n) {
   PICTOR_REAL_OR_FAIL(read, -1)
-  const ssize_t r = real_fn(fd, buf, n);
-  const int saved = errno;
-  after_read(fd, buf, r);
-  errno = saved;
-  return r;
+  return observed([&] { return real_fn(fd, buf, n); }, [&](ssize_t r) { after_read(fd, buf, r); });
 }
 
+// A peek (MSG_PEEK) is read again later: only the real read feeds the parser.
 __attribute__((visibility("default"))) ssize_t recv(int fd, void* buf, size_t n, int flags) {
   PICTOR_REAL_OR_FAIL(recv, -1)
-  const ssize_t r = real_fn(fd, buf, n, flags);
-  const int saved = errno;
-  if (!(flags & MSG_PEEK)) after_read(fd, buf, r);  // a peek is read again later
-  errno = saved;
-  return r;
+  return observed([&] { return real_fn(fd, buf, n, flags); }, [&](ssize_t r) {
+    if (!(flags & MSG_PEEK)) after_read(fd, buf, r);
+  });
 }
 
 __attribute__((visibility("default"))) ssize_t recvfrom(int fd, void* buf, size_t n, int flags, sockaddr* addr,
                                                         socklen_t* len) {
   PICTOR_REAL_OR_FAIL(recvfrom, -1)
-  const ssize_t r = real_fn(fd, buf, n, flags, addr, len);
-  const int saved = errno;
-  if (!(flags & MSG_PEEK)) after_read(fd, buf, r);
-  errno = saved;
-  return r;
+  return observed([&] { return real_fn(fd, buf, n, flags, addr, len); }, [&](ssize_t r) {
+    if (!(flags & MSG_PEEK)) after_read(fd, buf, r);
+  });
 }
 
 __attribute__((visibility("default"))) ssize_t recvmsg(int fd, msghdr* msg, int flags) {
   PICTOR_REAL_OR_FAIL(recvmsg, -1)
-  const ssize_t r = real_fn(fd, msg, flags);
-  const int saved = errno;
-  if (!(flags & MSG_PEEK) && msg) after_readv(fd, msg->msg_iov, static_cast<int>(msg->msg_iovlen), r);
-  errno = saved;
-  return r;
+  return observed([&] { return real_fn(fd, msg, flags); }, [&](ssize_t r) {
+    if (!(flags & MSG_PEEK) && msg) after_readv(fd, msg->msg_iov, static_cast<int>(msg->msg_iovlen), r);
+  });
 }
 
 __attribute__((visibility("default"))) ssize_t readv(int fd, const iovec* iov, int count) {
   PICTOR_REAL_OR_FAIL(readv, -1)
-  const ssize_t r = real_fn(fd, iov, count);
-  const int saved = errno;
-  after_readv(fd, iov, count, r);
-  errno = saved;
-  return r;
+  return observed([&] { return real_fn(fd, iov, count); }, [&](ssize_t r) { after_readv(fd, iov, count, r); });
 }
 
 __attribute__((visibility("default"))) ssize_t write(int fd, const void* buf, size_t n) {
   PICTOR_REAL_OR_FAIL(write, -1)
-  const std::int64_t start = start_if_client(fd);
-  const ssize_t r = real_fn(fd, buf, n);
-  const int saved = errno;
-  if (start) after_write(fd, start, r);
-  errno = saved;
-  return r;
+  return timed_write(fd, [&] { return real_fn(fd, buf, n); });
 }
 
 __attribute__((visibility("default"))) ssize_t send(int fd, const void* buf, size_t n, int flags) {
   PICTOR_REAL_OR_FAIL(send, -1)
-  const std::int64_t start = start_if_client(fd);
-  const ssize_t r = real_fn(fd, buf, n, flags);
-  const int saved = errno;
-  if (start) after_write(fd, start, r);
-  errno = saved;
-  return r;
+  return timed_write(fd, [&] { return real_fn(fd, buf, n, flags); });
 }
 
 __attribute__((visibility("default"))) ssize_t sendto(int fd, const void* buf, size_t n, int flags,
                                                       const sockaddr* addr, socklen_t len) {
   PICTOR_REAL_OR_FAIL(sendto, -1)
-  const std::int64_t start = start_if_client(fd);
-  const ssize_t r = real_fn(fd, buf, n, flags, addr, len);
-  const int saved = errno;
-  if (start) after_write(fd, start, r);
-  errno = saved;
-  return r;
+  return timed_write(fd, [&] { return real_fn(fd, buf, n, flags, addr, len); });
 }
 
 __attribute__((visibility("default"))) ssize_t sendmsg(int fd, const msghdr* msg, int flags) {
   PICTOR_REAL_OR_FAIL(sendmsg, -1)
-  const std::int64_t start = start_if_client(fd);
-  const ssize_t r = real_fn(fd, msg, flags);
-  const int saved = errno;
-  if (start) after_write(fd, start, r);
-  errno = saved;
-  return r;
+  return timed_write(fd, [&] { return real_fn(fd, msg, flags); });
 }
 
 __attribute__((visibility("default"))) ssize_t writev(int fd, const iovec* iov, int count) {
   PICTOR_REAL_OR_FAIL(writev, -1)
-  const std::int64_t start = start_if_client(fd);
-  const ssize_t r = real_fn(fd, iov, count);
-  const int saved = errno;
-  if (start) after_write(fd, start, r);
-  errno = saved;
-  return r;
+  return timed_write(fd, [&] { return real_fn(fd, iov, count); });
 }
 
 }  // extern "C"
