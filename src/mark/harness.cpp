@@ -10,6 +10,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "mark/machine_info.h"
+#include "runner/machine.h"
 #include "mark/pacer.h"
 #include "mark/ramp_controller.h"
 #include "mark/tests/catalog.h"
@@ -157,7 +158,7 @@ MarkResult run_mark(const MarkOptions& options, const std::function<void(const P
 
   MarkResult result;
   result.started_at = iso_now();
-  result.machine = machine_info();
+  result.machine = runner::machine_info();
   const double load_start = load_average();
   std::unique_ptr<runner::Xvfb> xvfb;
   std::string display = options.display;

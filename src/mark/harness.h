@@ -60,7 +60,7 @@ struct MarkResult {
   Size stage{};
   std::string display_kind;  // "Xvfb (embedded)" or the display name
   std::string pacing;        // "emulated tick" or "vsync"
-  nlohmann::json machine;    // machine_info() + gl_info()
+  nlohmann::json machine;    // runner::machine_info() + gl_info()
   std::vector<TestResult> tests;
   std::optional<SuiteScore> suite;  // ramp runs only
   std::string started_at;           // ISO 8601 UTC

@@ -47,7 +47,7 @@ TEST(MarkSystem, TwoTestsOnXvfbWriteACompleteResult) {
   const json mark = json::parse(read(dir / "mark.json"));
   EXPECT_EQ(mark["schema"], 1);
   EXPECT_EQ(mark["method"], "MotionMark 1.3.1");
-  for (const char* key : {"cpu_model", "cores", "memory_bytes", "kernel", "gl_renderer", "gl_version"})
+  for (const char* key : {"cpu_model", "cores", "memory_kib", "kernel", "gl_renderer", "gl_version"})
     EXPECT_TRUE(mark["machine"].contains(key)) << key;
   EXPECT_NE(mark["machine"]["gl_renderer"].get<std::string>().find("llvmpipe"), std::string::npos);
   ASSERT_EQ(mark["tests"].size(), 2u);
