@@ -30,6 +30,7 @@ std::string model_dir() {
     m.window_height = 720;
     m.motion_scale = 0.01;
     m.hold_thresholds.assign(m.vocabulary.size(), 0.5);
+    m.release_thresholds.assign(m.vocabulary.size(), 0.5);
     m.onset_scales.assign(m.vocabulary.size() + 1, 1.0);
     m.frame_interval_ms = 20;
     DetectorNet det(m.shape, 3);

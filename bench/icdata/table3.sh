@@ -8,7 +8,8 @@
 #
 # Usage: table3.sh PICTOR OUT [REC_DURATION=30s] [EVAL_DURATION=20s] [GAMES="racing shooter strategy"]
 # Environment: IC_OPTIONS (appended to ic:MODEL, e.g. ",seed=2"), TRAIN_ARGS (to pictor train),
-# HELD_TOO=1 (also evaluate ic:MODEL,act=held: the earlier held-state behaviour, for comparison).
+# HELD_TOO=1 (also evaluate ic:MODEL,act=held: the earlier held-state behaviour, for comparison),
+# KEEP_RECS=1 (reuse recordings already in OUT).
 set -e
 PICTOR=$1
 OUT=$2
@@ -27,6 +28,7 @@ for game in $GAMES; do
   mkdir -p "$G"
   target="builtin:$game:seed=3"
   for setting in local xvnc20; do
+    [ -n "$KEEP_RECS" ] && [ -f "$G/rec-$setting/recording.json" ] && continue
     rm -rf "$G/rec-$setting"
     case $setting in
       local) net_args="--adapter local" ;;

@@ -18,6 +18,36 @@ double threshold_for_fraction(std::span<const float> probabilities, double fract
   return static_cast<double>(p[k - 1]);
 }
 
+double expected_held_share(std::span<const float> onset, std::span<const float> held, double threshold) {
+  const std::size_t n = std::min(onset.size(), held.size());
+  if (n == 0) return 0;
+  double d = 0, sum = 0;
+  for (std::size_t t = 0; t < n; ++t) {
+    const double o = std::clamp(static_cast<double>(onset[t]), 0.0, 1.0);
+    const double kept = static_cast<double>(held[t]) >= threshold ? d : 0.0;
+    d = o + (1 - o) * kept;
+    sum += d;
+  }
+  return sum / static_cast<double>(n);
+}
+
+double release_threshold(std::span<const float> onset, std::span<const float> held, double fraction) {
+  if (onset.empty() || held.empty()) return 0.5;
+  std::vector<double> candidates{0.0};
+  for (const float h : held) candidates.push_back(static_cast<double>(h));
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  double best = candidates.front(), best_err = 2;
+  for (const double c : candidates) {
+    const double err = std::abs(expected_held_share(onset, held, c) - fraction);
+    if (err <= best_err) {  // ties: the larger threshold (releases sooner)
+      best = c;
+      best_err = err;
+    }
+  }
+  return best;
+}
+
 double rate_scale(std::span<const float> probabilities, double events) {
   double sum = 0;
   for (const float v : probabilities) sum += static_cast<double>(v);

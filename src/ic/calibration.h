@@ -12,6 +12,18 @@ namespace pictor::ic {
 // probabilities. Pure.
 double threshold_for_fraction(std::span<const float> probabilities, double fraction);
 
+// The share of frames a driver that presses on onsets and releases when the held probability
+// falls below `threshold` is expected to hold the key: d(0) = onset(0), then per frame
+// d(t) = onset(t) + (1 - onset(t)) x d(t-1) x [held(t) >= threshold] — pressed by an onset, or
+// still down and not released. `onset` are per-frame onset probabilities (already scaled),
+// `held` the held probabilities, frame by frame in order; the spans have the same length. Pure.
+double expected_held_share(std::span<const float> onset, std::span<const float> held, double threshold);
+
+// The release threshold for such a driver: among the held probabilities (and 0), the one whose
+// expected_held_share is closest to `fraction`, the recorded share of held frames; the largest
+// such when several tie. 0.5 for no frames. Pure.
+double release_threshold(std::span<const float> onset, std::span<const float> held, double fraction);
+
 // How much the predicted onset probabilities must be scaled so that their sum (the expected
 // number of presses) equals `events`, the presses actually recorded on the same frames. 1 when
 // either side is 0 (nothing to calibrate: the key was never pressed or never predicted).

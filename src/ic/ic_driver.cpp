@@ -82,7 +82,7 @@ class IcDriver final : public drivers::Driver {
     period_ns_ = static_cast<std::int64_t>(1e9 / options_.fps);
     for (const std::string& name : m.vocabulary) vocabulary_.push_back(drivers::parse_input_code(name));
     held_.assign(vocabulary_.size(), false);
-    thresholds_ = m.hold_thresholds;
+    thresholds_ = options_.onsets ? m.release_thresholds : m.hold_thresholds;
     if (options_.hold >= 0) thresholds_.assign(vocabulary_.size(), options_.hold);
     planar_.resize(3 * static_cast<std::size_t>(m.shape.input_width) * static_cast<std::size_t>(m.shape.input_height));
   }

@@ -27,6 +27,7 @@ nlohmann::json manifest_json(const ModelManifest& m) {
   j["policy"]["output_order"] = "held logit per key, press-onset logit per key, pointer-move logit, dx, dy";
   j["policy"]["motion_scale"] = m.motion_scale;
   j["policy"]["hold_thresholds"] = m.hold_thresholds;
+  j["policy"]["release_thresholds"] = m.release_thresholds;
   j["policy"]["onset_scales"] = m.onset_scales;
   j["policy"]["frame_interval_ms"] = m.frame_interval_ms;
   j["window"] = {m.window_width, m.window_height};
@@ -96,6 +97,9 @@ ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path) {
   m.hold_thresholds = get<std::vector<double>>(pol, "hold_thresholds", path + ": policy");
   if (m.hold_thresholds.size() != m.vocabulary.size())
     throw UsageError(fmt::format("{}: policy.hold_thresholds must have one entry per vocabulary entry", path));
+  m.release_thresholds = get<std::vector<double>>(pol, "release_thresholds", path + ": policy");
+  if (m.release_thresholds.size() != m.vocabulary.size())
+    throw UsageError(fmt::format("{}: policy.release_thresholds must have one entry per vocabulary entry", path));
   m.onset_scales = get<std::vector<double>>(pol, "onset_scales", path + ": policy");
   if (m.onset_scales.size() != m.vocabulary.size() + 1)
     throw UsageError(fmt::format("{}: policy.onset_scales must have one entry per vocabulary entry and one for the pointer", path));

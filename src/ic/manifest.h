@@ -38,7 +38,10 @@ struct ModelManifest {
   // Calibration measured on the recordings (trainer.cpp): per key the held-probability
   // threshold that reproduces the recorded share of held frames; per key and for the move the
   // factor that makes the predicted onset probabilities add up to the recorded count.
-  std::vector<double> hold_thresholds;  // vocabulary.size()
+  std::vector<double> hold_thresholds;  // vocabulary.size(): presses and releases follow it (act=held)
+  // Per key the release threshold for a driver that presses on sampled onsets (act=onsets): the
+  // driver then holds the key on the recorded share of frames, in expectation.
+  std::vector<double> release_thresholds;  // vocabulary.size()
   std::vector<double> onset_scales;     // vocabulary.size() + 1 (last: pointer move)
   double frame_interval_ms = 0;         // median gap between recorded frames: the LSTM's time step
   int policy_outputs() const { return 2 * static_cast<int>(vocabulary.size()) + 3; }

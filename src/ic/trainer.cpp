@@ -280,6 +280,7 @@ nlohmann::json calibrate_policy(PolicyNet& pol, const std::vector<Sequence>& seq
     }
   }
   m.hold_thresholds.assign(v, 0.5);
+  m.release_thresholds.assign(v, 0.5);
   m.onset_scales.assign(v + 1, 1.0);
   nlohmann::json per_key = nlohmann::json::object();
   for (std::size_t k = 0; k <= v; ++k) {
@@ -290,8 +291,14 @@ nlohmann::json calibrate_policy(PolicyNet& pol, const std::vector<Sequence>& seq
     if (k < v) {
       const double fraction = frames ? held_n[k] / static_cast<double>(frames) : 0.0;
       m.hold_thresholds[k] = threshold_for_fraction(held_p[k], fraction);
+      std::vector<float> scaled(onset_p[k].size());
+      for (std::size_t i = 0; i < scaled.size(); ++i)
+        scaled[i] = static_cast<float>(std::min(1.0, static_cast<double>(onset_p[k][i]) * m.onset_scales[k]));
+      m.release_thresholds[k] = release_threshold(scaled, held_p[k], fraction);
       e["held_fraction"] = fraction;
       e["hold_threshold"] = m.hold_thresholds[k];
+      e["release_threshold"] = m.release_thresholds[k];
+      e["expected_held_share_onsets"] = expected_held_share(scaled, held_p[k], m.release_thresholds[k]);
     }
     per_key[k < v ? m.vocabulary[k] : std::string("pointer move")] = e;
   }

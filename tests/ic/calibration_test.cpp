@@ -35,6 +35,32 @@ TEST(Calibration, ThresholdBelowHalfWhenTheNetworkIsTimid) {
   EXPECT_EQ(above, 4);
 }
 
+TEST(Calibration, ExpectedHeldShareFollowsOnsetsAndReleases) {
+  // Onset certain on frame 0, never after; held probability drops below 0.5 on frame 3.
+  const std::vector<float> onset{1.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  const std::vector<float> held{0.9f, 0.9f, 0.9f, 0.2f, 0.9f};
+  EXPECT_DOUBLE_EQ(expected_held_share(onset, held, 0.5), 3.0 / 5);  // down 0..2, released at 3
+  EXPECT_DOUBLE_EQ(expected_held_share(onset, held, 0.1), 1.0);      // never released
+  // Half an onset each frame, never released: 0.5, 0.75, 0.875, ...
+  const std::vector<float> half(3, 0.5f), one(3, 1.0f);
+  EXPECT_DOUBLE_EQ(expected_held_share(half, one, 0.5), (0.5 + 0.75 + 0.875) / 3);
+  EXPECT_DOUBLE_EQ(expected_held_share({}, {}, 0.5), 0.0);
+}
+
+TEST(Calibration, ReleaseThresholdReproducesTheHeldShareUnderOnsets) {
+  // A key pressed now and then (onset 0.05 a frame) and held while the network is confident.
+  std::vector<float> onset(400, 0.05f), held(400);
+  for (std::size_t i = 0; i < held.size(); ++i) held[i] = static_cast<float>((i * 37) % 100) / 100.0f;
+  for (const double target : {0.1, 0.3}) {
+    const double t = release_threshold(onset, held, target);
+    EXPECT_NEAR(expected_held_share(onset, held, t), target, 0.02) << target;
+  }
+  // A key down on nearly every frame: releases only where the network is least sure.
+  const double all = release_threshold(std::vector<float>(50, 0.5f), std::vector<float>(50, 0.9f), 1.0);
+  EXPECT_LE(all, 0.9);
+  EXPECT_DOUBLE_EQ(release_threshold({}, {}, 0.4), 0.5);
+}
+
 TEST(Calibration, RateScaleMatchesTheRecordedCount) {
   const std::vector<float> p(100, 0.01f);  // one press expected over 100 frames
   EXPECT_NEAR(rate_scale(p, 4.0), 4.0, 1e-5);  // four were recorded

@@ -25,6 +25,7 @@ ModelManifest small_manifest() {
   m.window_height = 720;
   m.motion_scale = 0.05;
   m.hold_thresholds = {0.5, 0.4};
+  m.release_thresholds = {0.3, 0.2};
   m.onset_scales = {1.0, 2.0, 0.5};
   m.frame_interval_ms = 18.5;
   m.confidence = 0.0;  // every cell decodes: compares the whole output
@@ -86,6 +87,7 @@ TEST(ModelFiles, SaveLoadRoundTripSameOutputs) {
   EXPECT_NEAR(p2.move_probability, torch::sigmoid(py[0][1][4]).item<float>(), 1e-6);
   EXPECT_NEAR(p2.dy, py[0][1][6].item<float>() * 0.05f, 1e-6);
   EXPECT_EQ(loaded.manifest().hold_thresholds, (std::vector<double>{0.5, 0.4}));
+  EXPECT_EQ(loaded.manifest().release_thresholds, (std::vector<double>{0.3, 0.2}));
   EXPECT_EQ(loaded.manifest().onset_scales, (std::vector<double>{1.0, 2.0, 0.5}));
   EXPECT_DOUBLE_EQ(loaded.manifest().frame_interval_ms, 18.5);
   EXPECT_NEAR(p2.held_probability[1], torch::sigmoid(py[0][1][1]).item<float>(), 1e-6);
