@@ -1,4 +1,5 @@
 #include "remote_test_servers.h"
+#include "test_display.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -109,21 +110,8 @@ TestXvnc::TestXvnc(const std::string& geometry, const std::vector<std::string>& 
   argv.insert(argv.end(), extra.begin(), extra.end());
   process_ = std::make_unique<ChildProcess>(argv, std::vector<std::string>{}, "", fds[1]);
   ::close(fds[1]);
-  std::string number;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while ((number.empty() || number.back() != '\n') && std::chrono::steady_clock::now() < deadline) {
-    pollfd p{fds[0], POLLIN, 0};
-    if (::poll(&p, 1, 100) > 0) {
-      char buf[16];
-      const auto n = ::read(fds[0], buf, sizeof buf);
-      if (n <= 0) break;
-      number.append(buf, static_cast<std::size_t>(n));
-    }
-  }
-  ::close(fds[0]);
-  if (number.empty() || number.back() != '\n') throw std::runtime_error("Xvnc did not start");
-  number.pop_back();
-  display_ = ":" + number;
+  display_ = read_displayfd(fds[0], 20);
+  if (display_.empty()) throw std::runtime_error("Xvnc did not start");
   if (!wait_for_port(port_, 10)) throw std::runtime_error("Xvnc does not listen on its RFB port");
 }
 

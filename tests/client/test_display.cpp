@@ -23,6 +23,24 @@ extern char** environ;
 
 namespace pictor::client::test {
 
+std::string read_displayfd(int read_fd, double timeout_s) {
+  std::string number;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while ((number.empty() || number.back() != '\n') && std::chrono::steady_clock::now() < deadline) {
+    pollfd p{read_fd, POLLIN, 0};
+    if (::poll(&p, 1, 100) > 0) {
+      char buf[16];
+      const auto n = ::read(read_fd, buf, sizeof buf);
+      if (n <= 0) break;
+      number.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(read_fd);
+  if (number.empty() || number.back() != '\n') return {};
+  number.pop_back();
+  return ":" + number;
+}
+
 TestXvfb::TestXvfb() {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
@@ -42,21 +60,8 @@ TestXvfb::TestXvfb() {
     ::close(fds[0]);
     throw std::runtime_error("cannot start Xvfb (install the xvfb package)");
   }
-  std::string number;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while ((number.empty() || number.back() != '\n') && std::chrono::steady_clock::now() < deadline) {
-    pollfd p{fds[0], POLLIN, 0};
-    if (::poll(&p, 1, 100) > 0) {
-      char buf[16];
-      const auto n = ::read(fds[0], buf, sizeof buf);
-      if (n <= 0) break;
-      number.append(buf, static_cast<std::size_t>(n));
-    }
-  }
-  ::close(fds[0]);
-  if (number.empty() || number.back() != '\n') throw std::runtime_error("Xvfb did not start");
-  number.pop_back();
-  display_ = ":" + number;
+  display_ = read_displayfd(fds[0], 20);
+  if (display_.empty()) throw std::runtime_error("Xvfb did not start");
 }
 
 void TestXvfb::kill() {

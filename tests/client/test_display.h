@@ -7,6 +7,10 @@
 
 namespace pictor::client::test {
 
+// Reads what an X server started with -displayfd writes to that pipe ("7\n"), closing read_fd;
+// returns ":7", or an empty string when nothing complete came within timeout_s.
+std::string read_displayfd(int read_fd, double timeout_s);
+
 // Xvfb on a free display (-displayfd), stopped by the destructor or kill().
 class TestXvfb {
  public:
