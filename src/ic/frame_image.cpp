@@ -5,29 +5,8 @@
 
 namespace pictor::ic {
 
-namespace {
-
-// Byte offsets of R, G, B inside one pixel of each format (gray: all three the same byte).
-struct Channels {
-  int r, g, b;
-};
-Channels channels_of(tag::PixelFormat f) {
-  switch (f) {
-    case tag::PixelFormat::bgrx: return {2, 1, 0};
-    case tag::PixelFormat::rgbx: return {0, 1, 2};
-    case tag::PixelFormat::xrgb: return {1, 2, 3};
-    case tag::PixelFormat::xbgr: return {3, 2, 1};
-    case tag::PixelFormat::rgb: return {0, 1, 2};
-    case tag::PixelFormat::bgr: return {2, 1, 0};
-    case tag::PixelFormat::gray: return {0, 0, 0};
-  }
-  return {0, 1, 2};
-}
-
-}  // namespace
-
 void downscale_planar(const tag::ImageView& image, int out_w, int out_h, std::uint8_t* out) {
-  const Channels ch = channels_of(image.format);
+  const tag::PixelLayout ch = tag::pixel_layout(image.format);
   const int bpp = tag::bytes_per_pixel(image.format);
   const std::size_t plane = static_cast<std::size_t>(out_w) * static_cast<std::size_t>(out_h);
   for (int oy = 0; oy < out_h; ++oy) {

@@ -14,23 +14,6 @@ namespace pictor::icdata {
 
 namespace {
 
-struct Channels {
-  int r, g, b;
-};
-
-Channels channels_of(tag::PixelFormat f) {
-  switch (f) {
-    case tag::PixelFormat::bgrx: return {2, 1, 0};
-    case tag::PixelFormat::rgbx: return {0, 1, 2};
-    case tag::PixelFormat::xrgb: return {1, 2, 3};
-    case tag::PixelFormat::xbgr: return {3, 2, 1};
-    case tag::PixelFormat::rgb: return {0, 1, 2};
-    case tag::PixelFormat::bgr: return {2, 1, 0};
-    case tag::PixelFormat::gray: return {0, 0, 0};
-  }
-  return {0, 1, 2};
-}
-
 // Source ranges [lo, hi) for each output coordinate: integer bounds of the covered area, at
 // least one pixel wide so upscaling repeats pixels.
 std::vector<std::pair<int, int>> spans(int in, int out) {
@@ -100,7 +83,7 @@ using TjHandle = std::unique_ptr<void, TjDeleter>;
 }  // namespace
 
 Rgb pixel_rgb(const tag::ImageView& image, int x, int y) {
-  const Channels c = channels_of(image.format);
+  const tag::PixelLayout c = tag::pixel_layout(image.format);
   const std::uint8_t* p = image.pixels + static_cast<std::ptrdiff_t>(y) * image.stride + x * tag::bytes_per_pixel(image.format);
   return {p[c.r], p[c.g], p[c.b]};
 }
@@ -108,7 +91,7 @@ Rgb pixel_rgb(const tag::ImageView& image, int x, int y) {
 RgbImage downscale_rgb(const tag::ImageView& image, Size out) {
   if (!image.pixels || image.width <= 0 || image.height <= 0 || out.width <= 0 || out.height <= 0)
     throw UsageError("downscale: empty image or size");
-  const Channels c = channels_of(image.format);
+  const tag::PixelLayout c = tag::pixel_layout(image.format);
   const int bpp = tag::bytes_per_pixel(image.format);
   const auto xs = spans(image.width, out.width), ys = spans(image.height, out.height);
   RgbImage r{out.width, out.height, std::vector<std::uint8_t>(static_cast<std::size_t>(out.width) * static_cast<std::size_t>(out.height) * 3)};

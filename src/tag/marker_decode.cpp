@@ -15,25 +15,8 @@ constexpr int kSampleInset = 2;
 constexpr int kSampleSide = 4;
 constexpr int kSamples = kSampleSide * kSampleSide;
 
-struct Channels {
-  int r, g, b, bytes;
-};
-
-Channels channels_of(PixelFormat format) {
-  switch (format) {
-    case PixelFormat::bgrx: return {2, 1, 0, 4};
-    case PixelFormat::rgbx: return {0, 1, 2, 4};
-    case PixelFormat::xrgb: return {1, 2, 3, 4};
-    case PixelFormat::xbgr: return {3, 2, 1, 4};
-    case PixelFormat::rgb: return {0, 1, 2, 3};
-    case PixelFormat::bgr: return {2, 1, 0, 3};
-    case PixelFormat::gray: return {0, 0, 0, 1};
-  }
-  return {0, 0, 0, 1};
-}
-
 // BT.601 luma in 8-bit fixed point, the weights JPEG uses, so luma survives 4:2:0 best.
-inline int luma(const std::uint8_t* p, const Channels& c) {
+inline int luma(const std::uint8_t* p, const PixelLayout& c) {
   return (77 * p[c.r] + 150 * p[c.g] + 29 * p[c.b] + 128) >> 8;
 }
 
@@ -52,7 +35,20 @@ void check_image(const ImageView& image) {
 
 }  // namespace
 
-int bytes_per_pixel(PixelFormat format) { return channels_of(format).bytes; }
+PixelLayout pixel_layout(PixelFormat format) {
+  switch (format) {
+    case PixelFormat::bgrx: return {2, 1, 0, 4};
+    case PixelFormat::rgbx: return {0, 1, 2, 4};
+    case PixelFormat::xrgb: return {1, 2, 3, 4};
+    case PixelFormat::xbgr: return {3, 2, 1, 4};
+    case PixelFormat::rgb: return {0, 1, 2, 3};
+    case PixelFormat::bgr: return {2, 1, 0, 3};
+    case PixelFormat::gray: return {0, 0, 0, 1};
+  }
+  return {0, 0, 0, 1};
+}
+
+int bytes_per_pixel(PixelFormat format) { return pixel_layout(format).bytes; }
 
 MarkerReading read_marker(const ImageView& image, const WindowRect& window, Corner corner,
                           bool stop_early) {
@@ -66,7 +62,7 @@ MarkerReading read_marker(const ImageView& image, const WindowRect& window, Corn
     return reading;
   }
 
-  const Channels ch = channels_of(image.format);
+  const PixelLayout ch = pixel_layout(image.format);
   std::uint32_t word = 0;
   for (int cell = 0; cell < kCells; ++cell) {
     const int sx = x0 + cell_column(cell) * kCellPx + kSampleInset;

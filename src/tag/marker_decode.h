@@ -13,6 +13,11 @@ namespace pictor::tag {
 // Byte order of one pixel in memory. The X forms are 4 bytes with one unused byte: XGetImage of
 // a 24/32-bit TrueColor visual on a little-endian machine gives bgrx.
 enum class PixelFormat { bgrx, rgbx, xrgb, xbgr, rgb, bgr, gray };
+// Where R, G and B lie inside one pixel of a format (byte offsets; gray: all three the same byte).
+struct PixelLayout {
+  int r, g, b, bytes;
+};
+PixelLayout pixel_layout(PixelFormat format);
 int bytes_per_pixel(PixelFormat format);
 
 // A captured image, origin top-left, rows `stride` bytes apart.
