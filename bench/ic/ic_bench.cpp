@@ -31,6 +31,7 @@ std::string model_dir() {
     m.motion_scale = 0.01;
     m.hold_thresholds.assign(m.vocabulary.size(), 0.5);
     m.release_thresholds.assign(m.vocabulary.size(), 0.5);
+    m.repress_scales.assign(m.vocabulary.size(), 1.0);
     m.onset_scales.assign(m.vocabulary.size() + 1, 1.0);
     m.frame_interval_ms = 20;
     DetectorNet det(m.shape, 3);

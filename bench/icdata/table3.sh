@@ -2,13 +2,16 @@
 # Table 3 of the paper on the three built-in games (docs/performance.md, "Intelligent client").
 # Per game: records the reference player locally and over Xvnc with a 20 ms delay, trains one
 # model on both recordings, then evaluates the intelligent client and the three baselines
-# (replay, gated-replay, slow-motion of the local recording) in two settings: local (reference =
-# the local recording's session) and Xvnc + 10 ms (a latency not trained on; reference = the
-# reference player run there). Each evaluation's table goes to stdout and OUT/table3.txt.
+# (replay, gated-replay, slow-motion of the local recording) in two settings: local and Xvnc +
+# 10 ms (a latency not trained on). In both the reference is the reference player run first in
+# the same evaluation: RTTs move with the machine's load, so a reference recorded minutes
+# earlier (REFERENCE=rec uses the local recording's session for the local setting) can differ
+# from every driver by tens of percent. Each evaluation's table goes to stdout and OUT/table3.txt.
 #
 # Usage: table3.sh PICTOR OUT [REC_DURATION=30s] [EVAL_DURATION=20s] [GAMES="racing shooter strategy"]
 # Environment: IC_OPTIONS (appended to ic:MODEL, e.g. ",seed=2"), TRAIN_ARGS (to pictor train),
 # HELD_TOO=1 (also evaluate ic:MODEL,act=held: the earlier held-state behaviour, for comparison),
+# HYBRID_TOO=1 (also ic:MODEL,act=hybrid),
 # KEEP_RECS=1 (reuse recordings already in OUT).
 set -e
 PICTOR=$1
@@ -47,9 +50,12 @@ for game in $GAMES; do
   R="$G/rec-local"
   drivers="ic:$G/model${IC_OPTIONS},replay:$R,gated-replay:$R,slow-motion:$R"
   [ -n "$HELD_TOO" ] && drivers="$drivers,ic:$G/model,act=held"
-  echo "== $game: local, reference = the local recording" >&2
+  [ -n "$HYBRID_TOO" ] && drivers="$drivers,ic:$G/model,act=hybrid"
+  local_ref=reference
+  [ "$REFERENCE" = rec ] && local_ref=$R
+  echo "== $game: local, reference = $local_ref" >&2
   rm -rf "$G/eval-local"
-  "$PICTOR" -q ic eval --reference "$R" --drivers "$drivers" "$target" -d "$EVAL_D" -o "$G/eval-local" \
+  "$PICTOR" -q ic eval --reference "$local_ref" --drivers "$drivers" "$target" -d "$EVAL_D" -o "$G/eval-local" \
     | tee -a "$OUT/table3.txt"
   echo "== $game: xvnc + 10 ms, reference = the reference player there" >&2
   rm -rf "$G/eval-xvnc10"

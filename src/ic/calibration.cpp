@@ -48,6 +48,21 @@ double release_threshold(std::span<const float> onset, std::span<const float> he
   return best;
 }
 
+double repress_scale(std::span<const float> onset, std::span<const float> held, double threshold, double events) {
+  const std::size_t n = std::min(onset.size(), held.size());
+  double state_presses = 0, staying = 0;
+  bool down = false;
+  for (std::size_t t = 0; t < n; ++t) {
+    const bool want = static_cast<double>(held[t]) >= threshold;
+    if (want && !down) state_presses += 1;
+    if (want && down) staying += static_cast<double>(onset[t]);
+    down = want;
+  }
+  const double remaining = events - state_presses;
+  if (remaining <= 0) return 0;
+  return staying > 0 ? remaining / staying : 1.0;
+}
+
 double rate_scale(std::span<const float> probabilities, double events) {
   double sum = 0;
   for (const float v : probabilities) sum += static_cast<double>(v);

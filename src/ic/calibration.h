@@ -24,6 +24,13 @@ double expected_held_share(std::span<const float> onset, std::span<const float> 
 // such when several tie. 0.5 for no frames. Pure.
 double release_threshold(std::span<const float> onset, std::span<const float> held, double fraction);
 
+// For a driver whose key state follows `threshold` (pressed when held >= threshold, released
+// below) and that also re-presses a key already down on sampled onsets (act=hybrid): the factor
+// on the onset probabilities of the frames where the key stays down such that state presses +
+// expected re-presses = `events`, the recorded presses on the same frames. 0 when the state
+// changes alone already make that many presses, 1 when there is nothing to scale. Pure.
+double repress_scale(std::span<const float> onset, std::span<const float> held, double threshold, double events);
+
 // How much the predicted onset probabilities must be scaled so that their sum (the expected
 // number of presses) equals `events`, the presses actually recorded on the same frames. 1 when
 // either side is 0 (nothing to calibrate: the key was never pressed or never predicted).

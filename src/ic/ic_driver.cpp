@@ -38,9 +38,10 @@ IcDriverOptions parse_ic_driver_args(std::string_view args, std::string_view spe
         throw UsageError(fmt::format("driver '{}': motion must be on or off", spec));
       o.motion = value == "on";
     } else if (key == "act") {
-      if (value != "onsets" && value != "held")
-        throw UsageError(fmt::format("driver '{}': act must be onsets or held", spec));
+      if (value != "onsets" && value != "held" && value != "hybrid")
+        throw UsageError(fmt::format("driver '{}': act must be onsets, held or hybrid", spec));
       o.onsets = value == "onsets";
+      o.hybrid = value == "hybrid";
     } else if (key == "seed") {
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), o.seed);
       if (ec != std::errc() || end != value.data() + value.size())
@@ -90,7 +91,7 @@ class IcDriver final : public drivers::Driver {
   std::string spec() const override {
     return fmt::format("ic:{},{}fps={:.4g},motion={},act={},seed={}", options_.model,
                        options_.hold >= 0 ? fmt::format("hold={},", options_.hold) : std::string(), options_.fps,
-                       options_.motion ? "on" : "off", options_.onsets ? "onsets" : "held", options_.seed);
+                       options_.motion ? "on" : "off", act_name(), options_.seed);
   }
   std::vector<drivers::InputCode> vocabulary() const override { return vocabulary_; }
   bool wants_image() const override { return true; }
@@ -125,7 +126,7 @@ class IcDriver final : public drivers::Driver {
             {"frames_processed", frames_processed_},
             {"frames_skipped", frames_skipped_},
             {"actions", actions_},
-            {"act", options_.onsets ? "onsets" : "held"},
+            {"act", act_name()},
             {"seed", options_.seed},
             {"fps", options_.fps},
             {"presses", presses_},
@@ -158,6 +159,16 @@ class IcDriver final : public drivers::Driver {
     detections_ += objects.size();
     for (std::size_t k = 0; k < vocabulary_.size(); ++k) {
       const bool want = p.held_probability[k] >= thresholds_[k];
+      if (options_.hybrid) {
+        if (want != held_[k]) {
+          set(k, want, send);
+        } else if (want && sample(p.onset_probability[k], m.repress_scales[k], step_ns)) {
+          set(k, false, send);
+          set(k, true, send);
+          ++re_presses_;
+        }
+        continue;
+      }
       if (options_.onsets && sample(p.onset_probability[k], m.onset_scales[k], step_ns)) {
         // A press onset: a key already down is released and pressed again (as the teacher's
         // re-presses and repeated taps are).
@@ -173,7 +184,7 @@ class IcDriver final : public drivers::Driver {
     }
     if (!options_.motion || m.motion_scale <= 0) return;
     // The motion head learnt the move made on frames that moved; onsets decides when to make one.
-    if (!options_.onsets || sample(p.move_probability, m.onset_scales.back(), step_ns)) move_pointer(image, p, send);
+    if ((!options_.onsets && !options_.hybrid) || sample(p.move_probability, m.onset_scales.back(), step_ns)) move_pointer(image, p, send);
   }
 
   // One Bernoulli draw for an onset in this step: the per-frame probability, scaled by the
@@ -184,6 +195,8 @@ class IcDriver final : public drivers::Driver {
     const double u = static_cast<double>(rng_() >> 11) * 0x1.0p-53;
     return u < q;
   }
+
+  const char* act_name() const { return options_.hybrid ? "hybrid" : options_.onsets ? "onsets" : "held"; }
 
   void set(std::size_t k, bool down, std::vector<drivers::Input>& send) {
     const drivers::InputCode& c = vocabulary_[k];

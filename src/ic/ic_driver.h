@@ -21,6 +21,8 @@ namespace pictor::ic {
 //              key already down is a release and a press), releases follow the held threshold;
 //              held: the key state follows the held threshold alone (a key changes at most once
 //              per frame looked at, so short taps and re-presses are never made), motion every frame
+//              hybrid: the key state follows hold_thresholds (as held), and a key that stays
+//              down is re-pressed on onsets sampled at the calibrated re-press rate
 //   seed=N     the sampling generator's seed (default 1): same seed, same frames, same actions
 struct IcDriverOptions {
   std::string model;
@@ -28,6 +30,7 @@ struct IcDriverOptions {
   double fps = 0;    // 0: the recordings' frame rate
   bool motion = true;
   bool onsets = true;
+  bool hybrid = false;  // act=hybrid: state follows hold_thresholds, onsets only re-press
   std::uint64_t seed = 1;
 };
 

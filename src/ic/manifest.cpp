@@ -29,6 +29,7 @@ nlohmann::json manifest_json(const ModelManifest& m) {
   j["policy"]["hold_thresholds"] = m.hold_thresholds;
   j["policy"]["release_thresholds"] = m.release_thresholds;
   j["policy"]["onset_scales"] = m.onset_scales;
+  j["policy"]["repress_scales"] = m.repress_scales;
   j["policy"]["frame_interval_ms"] = m.frame_interval_ms;
   j["window"] = {m.window_width, m.window_height};
   return j;
@@ -103,6 +104,11 @@ ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path) {
   m.onset_scales = get<std::vector<double>>(pol, "onset_scales", path + ": policy");
   if (m.onset_scales.size() != m.vocabulary.size() + 1)
     throw UsageError(fmt::format("{}: policy.onset_scales must have one entry per vocabulary entry and one for the pointer", path));
+  m.repress_scales = get<std::vector<double>>(pol, "repress_scales", path + ": policy");
+  if (m.repress_scales.size() != m.vocabulary.size())
+    throw UsageError(fmt::format("{}: policy.repress_scales must have one entry per vocabulary entry", path));
+  for (const double x : m.repress_scales)
+    if (!(x >= 0 && x < 1e6)) throw UsageError(fmt::format("{}: policy.repress_scales must be finite and >= 0", path));
   for (const double x : m.onset_scales)
     if (!(x >= 0 && x < 1e6)) throw UsageError(fmt::format("{}: policy.onset_scales must be finite and >= 0", path));
   m.frame_interval_ms = get<double>(pol, "frame_interval_ms", path + ": policy");

@@ -43,6 +43,8 @@ struct ModelManifest {
   // driver then holds the key on the recorded share of frames, in expectation.
   std::vector<double> release_thresholds;  // vocabulary.size()
   std::vector<double> onset_scales;     // vocabulary.size() + 1 (last: pointer move)
+  // Per key the onset scale for re-presses of a key held by its hold threshold (act=hybrid).
+  std::vector<double> repress_scales;   // vocabulary.size()
   double frame_interval_ms = 0;         // median gap between recorded frames: the LSTM's time step
   int policy_outputs() const { return 2 * static_cast<int>(vocabulary.size()) + 3; }
   int window_width = 0, window_height = 0;  // of the recordings

@@ -281,6 +281,7 @@ nlohmann::json calibrate_policy(PolicyNet& pol, const std::vector<Sequence>& seq
   }
   m.hold_thresholds.assign(v, 0.5);
   m.release_thresholds.assign(v, 0.5);
+  m.repress_scales.assign(v, 1.0);
   m.onset_scales.assign(v + 1, 1.0);
   nlohmann::json per_key = nlohmann::json::object();
   for (std::size_t k = 0; k <= v; ++k) {
@@ -298,6 +299,8 @@ nlohmann::json calibrate_policy(PolicyNet& pol, const std::vector<Sequence>& seq
       e["held_fraction"] = fraction;
       e["hold_threshold"] = m.hold_thresholds[k];
       e["release_threshold"] = m.release_thresholds[k];
+      m.repress_scales[k] = repress_scale(onset_p[k], held_p[k], m.hold_thresholds[k], onset_n[k]);
+      e["repress_scale"] = m.repress_scales[k];
       e["expected_held_share_onsets"] = expected_held_share(scaled, held_p[k], m.release_thresholds[k]);
     }
     per_key[k < v ? m.vocabulary[k] : std::string("pointer move")] = e;

@@ -61,6 +61,14 @@ TEST(Calibration, ReleaseThresholdReproducesTheHeldShareUnderOnsets) {
   EXPECT_DOUBLE_EQ(release_threshold({}, {}, 0.4), 0.5);
 }
 
+TEST(Calibration, RepressScaleAddsWhatTheStateChangesMiss) {
+  // Held on frames 0..9 (one state press), onset 0.1 on each: 9 frames stay down, 0.9 expected.
+  const std::vector<float> onset(10, 0.1f), held(10, 0.9f);
+  EXPECT_NEAR(repress_scale(onset, held, 0.5, 4.0), 3.0 / 0.9, 1e-5);  // 3 re-presses wanted
+  EXPECT_DOUBLE_EQ(repress_scale(onset, held, 0.5, 1.0), 0.0);         // the state press is all
+  EXPECT_DOUBLE_EQ(repress_scale(onset, std::vector<float>(10, 0.1f), 0.5, 2.0), 1.0);  // never down
+}
+
 TEST(Calibration, RateScaleMatchesTheRecordedCount) {
   const std::vector<float> p(100, 0.01f);  // one press expected over 100 frames
   EXPECT_NEAR(rate_scale(p, 4.0), 4.0, 1e-5);  // four were recorded

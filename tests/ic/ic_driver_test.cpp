@@ -93,6 +93,7 @@ std::string model_with_onset_scale(const std::string& model, double scale, const
     std::filesystem::copy_file(model + "/" + f, dir + "/" + f, std::filesystem::copy_options::overwrite_existing);
   nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/manifest.json"));
   for (auto& s : j["policy"]["onset_scales"]) s = scale;
+  for (auto& s : j["policy"]["repress_scales"]) s = scale;
   std::ofstream(dir + "/manifest.json") << j.dump();
   return dir;
 }
@@ -115,6 +116,21 @@ TEST_F(IcDriverTest, OnsetsPressAndRePressAtTheCalibratedRate) {
   // nothing (presses come from onsets only).
   auto never = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 0, "onsets-never") + ",hold=0,motion=off", "ic"));
   for (std::uint64_t f = 1; f <= 20; ++f) EXPECT_TRUE(never->step(view(static_cast<std::int64_t>(f) * 100'000'000, f)).send.empty());
+}
+
+TEST_F(IcDriverTest, HybridFollowsTheStateAndRePressesOnOnsets) {
+  auto d = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 1e5, "hybrid-always") + ",hold=0,motion=off,act=hybrid", "ic"));
+  const drivers::Step first = d->step(view(1'000'000'000, 1));  // state presses only
+  ASSERT_EQ(first.send.size(), 2u);
+  EXPECT_EQ(first.send[0].kind, InputKind::key_press);
+  const drivers::Step second = d->step(view(1'100'000'000, 2));  // still wanted: re-pressed
+  ASSERT_EQ(second.send.size(), 4u);
+  EXPECT_EQ(second.send[0].kind, InputKind::key_release);
+  EXPECT_EQ(second.send[1].kind, InputKind::key_press);
+  EXPECT_EQ(d->report()["act"], "hybrid");
+  auto calm = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 0, "hybrid-never") + ",hold=0,motion=off,act=hybrid", "ic"));
+  EXPECT_EQ(calm->step(view(1'000'000'000, 1)).send.size(), 2u);
+  EXPECT_TRUE(calm->step(view(1'100'000'000, 2)).send.empty());  // held, never re-pressed
 }
 
 TEST_F(IcDriverTest, SameSeedSameActions) {

@@ -26,6 +26,7 @@ ModelManifest small_manifest() {
   m.motion_scale = 0.05;
   m.hold_thresholds = {0.5, 0.4};
   m.release_thresholds = {0.3, 0.2};
+  m.repress_scales = {0.5, 0.0};
   m.onset_scales = {1.0, 2.0, 0.5};
   m.frame_interval_ms = 18.5;
   m.confidence = 0.0;  // every cell decodes: compares the whole output
