@@ -11,7 +11,7 @@
 # Usage: table3.sh PICTOR OUT [REC_DURATION=30s] [EVAL_DURATION=20s] [GAMES="racing shooter strategy"]
 # Environment: IC_OPTIONS (appended to ic:MODEL, e.g. ",seed=2"), TRAIN_ARGS (to pictor train),
 # HELD_TOO=1 (also evaluate ic:MODEL,act=held: the earlier held-state behaviour, for comparison),
-# HYBRID_TOO=1 (also ic:MODEL,act=hybrid),
+# ONSETS_TOO=1 (also ic:MODEL,act=onsets: presses only from sampled onsets),
 # KEEP_RECS=1 (reuse recordings already in OUT).
 set -e
 PICTOR=$1
@@ -50,7 +50,7 @@ for game in $GAMES; do
   R="$G/rec-local"
   drivers="ic:$G/model${IC_OPTIONS},replay:$R,gated-replay:$R,slow-motion:$R"
   [ -n "$HELD_TOO" ] && drivers="$drivers,ic:$G/model,act=held"
-  [ -n "$HYBRID_TOO" ] && drivers="$drivers,ic:$G/model,act=hybrid"
+  [ -n "$ONSETS_TOO" ] && drivers="$drivers,ic:$G/model,act=onsets"
   local_ref=reference
   [ "$REFERENCE" = rec ] && local_ref=$R
   echo "== $game: local, reference = $local_ref" >&2

@@ -16,12 +16,12 @@ namespace pictor::ic {
 //   fps=N      at most N frames are looked at per second (default: the recordings' frame
 //              rate, the LSTM's time step; 30 when the model does not know it)
 //   motion=on|off  send the learnt pointer motion (default on; nothing without motion_scale)
-//   act=onsets|held  onsets (default): presses and pointer moves are *sampled* from the
+//   act=hybrid|onsets|held  onsets: presses and pointer moves are *sampled* from the
 //              policy's calibrated onset probabilities with a seeded generator (a press of a
 //              key already down is a release and a press), releases follow the held threshold;
 //              held: the key state follows the held threshold alone (a key changes at most once
 //              per frame looked at, so short taps and re-presses are never made), motion every frame
-//              hybrid: the key state follows hold_thresholds (as held), and a key that stays
+//              hybrid (default): the key state follows hold_thresholds (as held), and a key that stays
 //              down is re-pressed on onsets sampled at the calibrated re-press rate
 //   seed=N     the sampling generator's seed (default 1): same seed, same frames, same actions
 struct IcDriverOptions {
@@ -29,8 +29,10 @@ struct IcDriverOptions {
   double hold = -1;  // < 0: the model's calibrated thresholds
   double fps = 0;    // 0: the recordings' frame rate
   bool motion = true;
-  bool onsets = true;
-  bool hybrid = false;  // act=hybrid: state follows hold_thresholds, onsets only re-press
+  // act=hybrid (default): the state follows hold_thresholds, onsets only re-press. It played
+  // racing best of the three in docs/performance.md (table 3) at the teacher's action rate.
+  bool onsets = false;
+  bool hybrid = true;
   std::uint64_t seed = 1;
 };
 

@@ -29,7 +29,9 @@ TEST(IcDriverArgs, PathThenOptions) {
   EXPECT_EQ(o.seed, 9u);
   const auto d = parse_ic_driver_args("m", "ic:m");
   EXPECT_LT(d.hold, 0);  // calibrated thresholds
-  EXPECT_TRUE(d.onsets);
+  EXPECT_TRUE(d.hybrid);
+  EXPECT_FALSE(d.onsets);
+  EXPECT_TRUE(parse_ic_driver_args("m,act=onsets", "ic:m").onsets);
   EXPECT_THROW(parse_ic_driver_args("m,act=maybe", "ic:m,act=maybe"), UsageError);
   EXPECT_THROW(parse_ic_driver_args("m,seed=-1", "ic:m,seed=-1"), UsageError);
   EXPECT_EQ(parse_ic_driver_args("m", "ic:m").model, "m");
@@ -101,7 +103,7 @@ std::string model_with_onset_scale(const std::string& model, double scale, const
 TEST_F(IcDriverTest, OnsetsPressAndRePressAtTheCalibratedRate) {
   // Scale so large that every probability becomes 1: each key is pressed on the first frame and
   // released and pressed again on every later one.
-  auto always = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 1e5, "onsets-always") + ",hold=0,motion=off", "ic"));
+  auto always = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 1e5, "onsets-always") + ",hold=0,motion=off,act=onsets", "ic"));
   const drivers::Step first = always->step(view(1'000'000'000, 1));
   ASSERT_EQ(first.send.size(), 2u);
   EXPECT_EQ(first.send[0].kind, InputKind::key_press);
@@ -114,7 +116,7 @@ TEST_F(IcDriverTest, OnsetsPressAndRePressAtTheCalibratedRate) {
   EXPECT_EQ(always->report()["re_presses"], 2);
   // Scale 0: no onset is ever drawn, so even a held probability above the threshold presses
   // nothing (presses come from onsets only).
-  auto never = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 0, "onsets-never") + ",hold=0,motion=off", "ic"));
+  auto never = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 0, "onsets-never") + ",hold=0,motion=off,act=onsets", "ic"));
   for (std::uint64_t f = 1; f <= 20; ++f) EXPECT_TRUE(never->step(view(static_cast<std::int64_t>(f) * 100'000'000, f)).send.empty());
 }
 
@@ -144,10 +146,10 @@ TEST_F(IcDriverTest, SameSeedSameActions) {
         sent.emplace_back(static_cast<int>(in.kind), in.code, in.x, in.y);
     return sent;
   };
-  const auto a = run(",seed=7,hold=0.5");
-  EXPECT_EQ(a, run(",seed=7,hold=0.5"));
+  const auto a = run(",seed=7,hold=0.5,act=onsets");
+  EXPECT_EQ(a, run(",seed=7,hold=0.5,act=onsets"));
   EXPECT_FALSE(a.empty());
-  EXPECT_NE(a, run(",seed=8,hold=0.5"));
+  EXPECT_NE(a, run(",seed=8,hold=0.5,act=onsets"));
 }
 
 TEST_F(IcDriverTest, RateLimitAndReport) {
