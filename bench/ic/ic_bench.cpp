@@ -34,6 +34,8 @@ std::string model_dir() {
     m.repress_scales.assign(m.vocabulary.size(), 1.0);
     m.onset_scales.assign(m.vocabulary.size() + 1, 1.0);
     m.frame_interval_ms = 20;
+    m.aim_offsets.assign(m.classes.size(), {0.0, 0.0});
+    m.event_given_target.assign(m.classes.size() + 1, std::vector<double>(m.vocabulary.size() + 1, 0.2));
     DetectorNet det(m.shape, 3);
     PolicyNet pol(m.features.size(), m.shape.policy_hidden, m.policy_outputs());
     save_model_dir(d, m, det, pol);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <cmath>
 #include <random>
 
@@ -12,6 +13,7 @@
 #include "ic/calibration.h"
 #include "ic/frame_image.h"
 #include "ic/model.h"
+#include "ic/pointer_target.h"
 
 namespace pictor::ic {
 
@@ -42,12 +44,16 @@ IcDriverOptions parse_ic_driver_args(std::string_view args, std::string_view spe
         throw UsageError(fmt::format("driver '{}': act must be onsets, held or hybrid", spec));
       o.onsets = value == "onsets";
       o.hybrid = value == "hybrid";
+    } else if (key == "target") {
+      if (value != "on" && value != "off")
+        throw UsageError(fmt::format("driver '{}': target must be on or off", spec));
+      o.target = value == "on";
     } else if (key == "seed") {
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), o.seed);
       if (ec != std::errc() || end != value.data() + value.size())
         throw UsageError(fmt::format("driver '{}': seed={} is not a non-negative integer", spec, value));
     } else {
-      throw UsageError(fmt::format("driver '{}': unknown option '{}' (hold, fps, motion, act, seed)", spec, key));
+      throw UsageError(fmt::format("driver '{}': unknown option '{}' (hold, fps, motion, act, target, seed)", spec, key));
     }
   }
   return o;
@@ -89,9 +95,9 @@ class IcDriver final : public drivers::Driver {
   }
 
   std::string spec() const override {
-    return fmt::format("ic:{},{}fps={:.4g},motion={},act={},seed={}", options_.model,
+    return fmt::format("ic:{},{}fps={:.4g},motion={},act={},target={},seed={}", options_.model,
                        options_.hold >= 0 ? fmt::format("hold={},", options_.hold) : std::string(), options_.fps,
-                       options_.motion ? "on" : "off", act_name(), options_.seed);
+                       options_.motion ? "on" : "off", act_name(), options_.target ? "on" : "off", options_.seed);
   }
   std::vector<drivers::InputCode> vocabulary() const override { return vocabulary_; }
   bool wants_image() const override { return true; }
@@ -132,6 +138,11 @@ class IcDriver final : public drivers::Driver {
             {"presses", presses_},
             {"re_presses", re_presses_},
             {"hold_thresholds", thresholds_},
+            {"target", options_.target},
+            {"target_threshold", model_.manifest().target_threshold},
+            {"aimed_presses", aimed_presses_},
+            {"unaimed_presses", unaimed_presses_},
+            {"aimed_moves", aimed_moves_},
             {"actions_per_minute", apm},
             {"detections_per_frame", frames_processed_ ? nlohmann::json(static_cast<double>(detections_) / static_cast<double>(frames_processed_)) : nlohmann::json(nullptr)},
             {"inference_ms", {{"downscale", downscale_.summary()},
@@ -149,7 +160,8 @@ class IcDriver final : public drivers::Driver {
     const std::int64_t t1 = monotonic_ns();
     const std::vector<Detection> objects = model_.detect(planar_.data());
     const std::int64_t t2 = monotonic_ns();
-    const PolicyOutput p = model_.policy_step(frame_features(objects, m.features));
+    const std::vector<float> features = frame_features(objects, m.features);
+    const PolicyOutput p = model_.policy_step(features);
     const std::int64_t t3 = monotonic_ns();
     downscale_.ns.push_back(t1 - t0);
     detect_.ns.push_back(t2 - t1);
@@ -157,6 +169,7 @@ class IcDriver final : public drivers::Driver {
     total_.ns.push_back(t3 - t0);
     ++frames_processed_;
     detections_ += objects.size();
+    frame_ = Frame{&image, &features, &p};
     for (std::size_t k = 0; k < vocabulary_.size(); ++k) {
       const bool want = p.held_probability[k] >= thresholds_[k];
       if (options_.hybrid) {
@@ -182,9 +195,47 @@ class IcDriver final : public drivers::Driver {
         set(k, want, send);
       }
     }
-    if (!options_.motion || m.motion_scale <= 0) return;
+    // An aimed click holds the pointer still until its release (the teacher never drags: a
+    // move with button 1 down would turn the click into a box selection).
+    if (!options_.motion || aimed_down_ >= 0) return;
+    const bool sampled = m.motion_scale > 0 || m.target_threshold <= 1.0;
     // The motion head learnt the move made on frames that moved; onsets decides when to make one.
-    if ((!options_.onsets && !options_.hybrid) || sample(p.move_probability, m.onset_scales.back(), step_ns)) move_pointer(image, p, send);
+    if (!sampled || ((options_.onsets || options_.hybrid) && !sample(p.move_probability, m.onset_scales.back(), step_ns))) return;
+    const auto move = static_cast<int>(vocabulary_.size());
+    if (const auto at = aim(move)) {
+      ++aimed_moves_;
+      send_motion(at->first, at->second, send);
+    } else if (m.motion_scale > 0) {
+      move_pointer(image, p, send);
+    }
+  }
+
+  // The pointer target for an event of type `event` (a press of vocabulary entry k, or the move):
+  // the box choose_target() picks on this frame, when its posterior reaches the model's calibrated
+  // threshold, and the point on it the recordings aimed at (window pixels). nullopt: not
+  // confident, no box, target=off or a model without targets: the caller does what it did before.
+  std::optional<std::pair<int, int>> aim(int event) const {
+    const ModelManifest& m = model_.manifest();
+    if (!options_.target || !frame_.policy || frame_.policy->target_probability.empty()) return std::nullopt;
+    const TargetChoice c = choose_target(frame_.policy->target_probability, *frame_.features, m.features,
+                                         m.event_given_target, event);
+    if (c.slot < 0 || c.posterior < m.target_threshold) return std::nullopt;
+    const auto box = slot_box(*frame_.features, m.features, c.slot);
+    if (!box) return std::nullopt;
+    const auto& off = m.aim_offsets[static_cast<std::size_t>(box->cls)];
+    const auto [x, y] = aim_point(*box, off[0], off[1]);
+    const tag::ImageView& image = *frame_.image;
+    return std::pair<int, int>{std::clamp(static_cast<int>(std::lround(x * image.width)), 0, image.width - 1),
+                               std::clamp(static_cast<int>(std::lround(y * image.height)), 0, image.height - 1)};
+  }
+
+  void send_motion(int x, int y, std::vector<drivers::Input>& send) {
+    pointer_x_ = x;
+    pointer_y_ = y;
+    if (x == sent_x_ && y == sent_y_) return;
+    send.push_back(drivers::Input{drivers::InputKind::pointer_motion, 0, x, y});
+    sent_x_ = x;
+    sent_y_ = y;
   }
 
   // One Bernoulli draw for an onset in this step: the per-frame probability, scaled by the
@@ -202,7 +253,24 @@ class IcDriver final : public drivers::Driver {
     const drivers::InputCode& c = vocabulary_[k];
     const drivers::InputKind kind = c.button ? (down ? drivers::InputKind::button_press : drivers::InputKind::button_release)
                                              : (down ? drivers::InputKind::key_press : drivers::InputKind::key_release);
-    send.push_back(drivers::Input{kind, c.code, -1, -1});
+    drivers::Input in{kind, c.code, -1, -1};
+    if (c.button && down) {
+      // A press aimed at the chosen box: move there first, then press at that point.
+      if (const auto at = aim(static_cast<int>(k))) {
+        send_motion(at->first, at->second, send);
+        in.x = at->first;
+        in.y = at->second;
+        aimed_down_ = static_cast<int>(k);
+        ++aimed_presses_;
+      } else {
+        ++unaimed_presses_;
+      }
+    } else if (c.button && static_cast<int>(k) == aimed_down_) {
+      in.x = sent_x_;  // released where it was pressed: a click, not a drag
+      in.y = sent_y_;
+      aimed_down_ = -1;
+    }
+    send.push_back(in);
     held_[k] = down;
     presses_ += down ? 1 : 0;
   }
@@ -224,6 +292,13 @@ class IcDriver final : public drivers::Driver {
     sent_y_ = iy;
   }
 
+  // What decide() is looking at, for aim() (valid during decide() only).
+  struct Frame {
+    const tag::ImageView* image = nullptr;
+    const std::vector<float>* features = nullptr;
+    const PolicyOutput* policy = nullptr;
+  };
+
   IcDriverOptions options_;
   Model model_;
   std::mt19937_64 rng_;
@@ -239,6 +314,9 @@ class IcDriver final : public drivers::Driver {
   std::int64_t first_ns_ = -1, last_ns_ = -1;
   double pointer_x_ = -1, pointer_y_ = -1;
   int sent_x_ = -1, sent_y_ = -1;
+  Frame frame_;
+  int aimed_down_ = -1;  // the vocabulary entry of an aimed button press not yet released
+  std::uint64_t aimed_presses_ = 0, unaimed_presses_ = 0, aimed_moves_ = 0;
   std::uint64_t frames_processed_ = 0, frames_skipped_ = 0, actions_ = 0, detections_ = 0;
   StageTimes downscale_, detect_, policy_, total_;
 };

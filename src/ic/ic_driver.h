@@ -23,6 +23,9 @@ namespace pictor::ic {
 //              per frame looked at, so short taps and re-presses are never made), motion every frame
 //              hybrid (default): the key state follows hold_thresholds (as held), and a key that stays
 //              down is re-pressed on onsets sampled at the calibrated re-press rate
+//   target=on|off  aim button presses and pointer moves at the box the policy's pointer-target
+//              head picks when its posterior reaches the model's target_threshold (default on;
+//              otherwise presses go where the pointer is and moves use the learnt dx, dy)
 //   seed=N     the sampling generator's seed (default 1): same seed, same frames, same actions
 struct IcDriverOptions {
   std::string model;
@@ -33,6 +36,7 @@ struct IcDriverOptions {
   // racing best of the three in docs/performance.md (table 3) at the teacher's action rate.
   bool onsets = false;
   bool hybrid = true;
+  bool target = true;
   std::uint64_t seed = 1;
 };
 

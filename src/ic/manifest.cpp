@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "core/error.h"
 
 namespace pictor::ic {
@@ -24,13 +26,20 @@ nlohmann::json manifest_json(const ModelManifest& m) {
   j["policy"]["input"] = m.features.size();
   j["policy"]["hidden"] = m.shape.policy_hidden;
   j["policy"]["outputs"] = m.policy_outputs();
-  j["policy"]["output_order"] = "held logit per key, press-onset logit per key, pointer-move logit, dx, dy";
+  j["policy"]["output_order"] =
+      "held logit per key, press-onset logit per key, pointer-move logit, dx, dy, pointer-target logit per feature slot "
+      "(class-major) then no object";
   j["policy"]["motion_scale"] = m.motion_scale;
   j["policy"]["hold_thresholds"] = m.hold_thresholds;
   j["policy"]["release_thresholds"] = m.release_thresholds;
   j["policy"]["onset_scales"] = m.onset_scales;
   j["policy"]["repress_scales"] = m.repress_scales;
   j["policy"]["frame_interval_ms"] = m.frame_interval_ms;
+  j["policy"]["target_entries"] = m.features.classes * m.features.per_class + 1;
+  j["policy"]["target_radius"] = m.target_radius;
+  j["policy"]["aim_offsets"] = m.aim_offsets;
+  j["policy"]["event_given_target"] = m.event_given_target;
+  j["policy"]["target_threshold"] = m.target_threshold;
   j["window"] = {m.window_width, m.window_height};
   return j;
 }
@@ -53,7 +62,8 @@ ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path) {
   if (!j.is_object()) throw UsageError(fmt::format("{}: not a JSON object", path));
   const int schema = get<int>(j, "schema", path);
   if (schema != kModelSchema)
-    throw UsageError(fmt::format("{}: model schema {} (this pictor reads schema {})", path, schema, kModelSchema));
+    throw UsageError(fmt::format("{}: model schema {} (this pictor reads schema {}{})", path, schema, kModelSchema,
+                                 schema < kModelSchema ? "; retrain the model with `pictor train`" : ""));
   ModelManifest m;
   const auto size = get<std::vector<int>>(j, "input_size", path);
   if (size.size() != 2 || size[0] < 8 || size[1] < 8 || size[0] % 8 || size[1] % 8 || size[0] > 4096 || size[1] > 4096)
@@ -114,6 +124,30 @@ ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path) {
   m.frame_interval_ms = get<double>(pol, "frame_interval_ms", path + ": policy");
   if (!(m.frame_interval_ms >= 0 && m.frame_interval_ms < 1e6))
     throw UsageError(fmt::format("{}: policy.frame_interval_ms must be finite and >= 0", path));
+  const std::string pp = path + ": policy";
+  if (get<int>(pol, "target_entries", pp) != m.features.classes * m.features.per_class + 1)
+    throw UsageError(fmt::format("{}: policy.target_entries does not match the feature layout", path));
+  m.target_radius = get<double>(pol, "target_radius", pp);
+  if (!(m.target_radius >= 0 && m.target_radius <= 2))
+    throw UsageError(fmt::format("{}: policy.target_radius must be 0..2", path));
+  m.aim_offsets = get<std::vector<std::array<double, 2>>>(pol, "aim_offsets", pp);
+  if (m.aim_offsets.size() != m.classes.size())
+    throw UsageError(fmt::format("{}: policy.aim_offsets must have one [ox, oy] per class", path));
+  for (const auto& o : m.aim_offsets)
+    if (!(std::abs(o[0]) <= 10 && std::abs(o[1]) <= 10))
+      throw UsageError(fmt::format("{}: policy.aim_offsets must be finite box units", path));
+  m.event_given_target = get<std::vector<std::vector<double>>>(pol, "event_given_target", pp);
+  if (m.event_given_target.size() != m.classes.size() + 1)
+    throw UsageError(fmt::format("{}: policy.event_given_target must have one row per class and one for no object", path));
+  for (const auto& row : m.event_given_target) {
+    if (row.size() != m.vocabulary.size() + 1)
+      throw UsageError(fmt::format("{}: policy.event_given_target rows must have one entry per vocabulary entry and one for the pointer move", path));
+    for (const double x : row)
+      if (!(x >= 0 && x <= 1)) throw UsageError(fmt::format("{}: policy.event_given_target must be probabilities 0..1", path));
+  }
+  m.target_threshold = get<double>(pol, "target_threshold", pp);
+  if (!(m.target_threshold >= 0 && m.target_threshold < 1e6))
+    throw UsageError(fmt::format("{}: policy.target_threshold must be finite and >= 0", path));
   const auto window = get<std::vector<int>>(j, "window", path);
   if (window.size() != 2) throw UsageError(fmt::format("{}: window must be [W, H]", path));
   m.window_width = window[0];

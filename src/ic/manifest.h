@@ -3,6 +3,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,9 @@ namespace pictor::ic {
 
 // 2: the policy also predicts press onsets and pointer moves, with calibration (hold
 // thresholds, onset scales, the recordings' frame interval).
-inline constexpr int kModelSchema = 2;
+// 3: the policy also has a pointer-target head (a categorical over the feature slots and "no
+// object", pointer_target.h) with aim offsets, per-class event shares and a confidence threshold.
+inline constexpr int kModelSchema = 3;
 
 // The networks' sizes; everything needed to rebuild the modules before loading their weights.
 struct NetworkShape {
@@ -34,7 +37,8 @@ struct ModelManifest {
   // recordings had no pointer motion, and the driver sends none.
   double motion_scale = 0;
   // The policy's outputs per frame: held logits (vocabulary), press-onset logits (vocabulary),
-  // one pointer-move logit, then dx, dy. See policy_outputs().
+  // one pointer-move logit, dx, dy, then the pointer-target logits (target_entries(): one per
+  // feature slot, class-major, then "no object"; a softmax). See policy_outputs().
   // Calibration measured on the recordings (trainer.cpp): per key the held-probability
   // threshold that reproduces the recorded share of held frames; per key and for the move the
   // factor that makes the predicted onset probabilities add up to the recorded count.
@@ -46,7 +50,23 @@ struct ModelManifest {
   // Per key the onset scale for re-presses of a key held by its hold threshold (act=hybrid).
   std::vector<double> repress_scales;   // vocabulary.size()
   double frame_interval_ms = 0;         // median gap between recorded frames: the LSTM's time step
-  int policy_outputs() const { return 2 * static_cast<int>(vocabulary.size()) + 3; }
+  int policy_outputs() const {
+    return 2 * static_cast<int>(vocabulary.size()) + 3 + features.classes * features.per_class + 1;
+  }
+  // Pointer target (pointer_target.h). An event was labelled with the box containing it, else the
+  // nearest box centre within target_radius (window-width units), else "no object".
+  double target_radius = 0.05;
+  // Per class: the mean offset of the recorded events from the target box's centre, in box
+  // widths/heights (the teacher clicks a unit at y0 + 0.7 h: oy = 0.2). The driver aims there.
+  std::vector<std::array<double, 2>> aim_offsets;  // classes.size()
+  // [classes + 1][vocabulary + 1]: P(event type | target class) over the training events (event
+  // types: a press of each vocabulary entry, then the pointer move; the last row: "no object"),
+  // add-one smoothed. The driver reweights the head's probabilities by it for the event it makes.
+  std::vector<std::vector<double>> event_given_target;
+  // The driver aims at the chosen box when its posterior is >= this (calibrated so that the
+  // share of held-out events aimed at a box equals the share whose label is a box); otherwise
+  // presses go where the pointer is and moves use dx, dy. > 1: never aims.
+  double target_threshold = 2.0;
   int window_width = 0, window_height = 0;  // of the recordings
   // Inference: a cell is an object when objectness x class probability >= confidence; boxes of
   // one class overlapping by IoU > nms_iou keep only the most confident.

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/error.h"
 #include "ic/detections.h"
@@ -66,6 +68,15 @@ PolicyOutput Model::policy_step(std::span<const float> features) {
   const auto scale = static_cast<float>(m.motion_scale);
   r.dx = p[2 * v + 1] * scale;
   r.dy = p[2 * v + 2] * scale;
+  // Softmax over the target logits, shifted by the largest so exp() cannot overflow.
+  const auto first = static_cast<std::size_t>(2 * v + 3);
+  const auto entries = static_cast<std::size_t>(m.policy_outputs()) - first;
+  r.target_probability.resize(entries);
+  float top = -std::numeric_limits<float>::infinity();
+  for (std::size_t e = 0; e < entries; ++e) top = std::max(top, p[first + e]);
+  float sum = 0;
+  for (std::size_t e = 0; e < entries; ++e) sum += r.target_probability[e] = std::exp(p[first + e] - top);
+  for (float& q : r.target_probability) q /= sum;
   return r;
 }
 

@@ -19,6 +19,9 @@ struct PolicyOutput {
   // Pointer motion as a fraction of the window (dx / width, dy / height), learnt on frames with
   // a move (so: the move to make when one is made); 0 without motion_scale.
   float dx = 0, dy = 0;
+  // The pointer-target head (pointer_target.h): a probability per feature slot, then "no
+  // object" (a softmax; they add up to 1). Which object the next pointer event goes to.
+  std::vector<float> target_probability;
 };
 
 class Model {

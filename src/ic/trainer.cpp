@@ -12,6 +12,7 @@
 #include "ic/detections.h"
 #include "ic/frame_image.h"
 #include "ic/networks.h"
+#include "ic/target_training.h"
 #include "ic/training_data.h"
 #include "icdata/frame_image.h"
 
@@ -35,6 +36,7 @@ struct Sequence {
   std::vector<float> moved;                       // 1: the pointer moved
   std::vector<std::pair<float, float>> motion;    // window fractions
   std::vector<std::int64_t> seen_ns;
+  PointerTrack pointer;                           // pointer events, for the pointer-target head
   std::size_t train_end = 0;                      // frames [0, train_end) are trained on
 };
 
@@ -60,6 +62,8 @@ Sequence prepare(const TrainingRecording& rec, const NetworkShape& shape, double
     s.moved.push_back(f.moved);
     s.seen_ns.push_back(f.seen_ns);
     s.motion.emplace_back(f.dx / ww, f.dy / wh);
+    s.pointer.event.push_back(f.pointer_event);
+    s.pointer.at.emplace_back(f.event_x / ww, f.event_y / wh);
   }
   return s;
 }
@@ -442,7 +446,9 @@ ModelManifest train_model(const TrainOptions& o) {
       detector_features.back().push_back(frame_features(detected[q][i], m.features));
     }
   }
+  m.target_radius = kTargetRadius;
   const auto n_out = static_cast<std::int64_t>(m.policy_outputs());
+  const std::int64_t n_targets = target_entries(m.features);
   const auto vi = static_cast<std::int64_t>(v);
   PolicyNet pol(m.features.size(), m.shape.policy_hidden, static_cast<int>(n_out));
   torch::optim::Adam pol_opt(pol->parameters(), torch::optim::AdamOptions(3e-3));
@@ -450,7 +456,7 @@ ModelManifest train_model(const TrainOptions& o) {
   for (const Sequence& s : seqs) min_train = std::min(min_train, s.train_end);
   const auto t_len = static_cast<std::int64_t>(std::min<std::size_t>(static_cast<std::size_t>(o.sequence), min_train));
   std::uniform_int_distribution<std::size_t> pick_seq(0, seqs.size() - 1);
-  std::vector<double> pol_losses;
+  std::vector<double> pol_losses, target_losses;
   const auto f_size = static_cast<std::int64_t>(m.features.size());
   const auto pol_t0 = Clock::now();
   namespace F = torch::nn::functional;
@@ -460,6 +466,11 @@ ModelManifest train_model(const TrainOptions& o) {
     torch::Tensor events = torch::empty({o.batch, t_len, 2 * vi + 1});
     torch::Tensor motion = torch::zeros({o.batch, t_len, 2});
     torch::Tensor motion_mask = torch::zeros({o.batch, t_len, 1});
+    // Pointer target: the slot of this window's own features that the event went to.
+    torch::Tensor target = torch::zeros({o.batch, t_len}, torch::kLong);
+    torch::Tensor target_mask = torch::zeros({o.batch, t_len});
+    auto target_a = target.accessor<std::int64_t, 2>();
+    auto target_mask_a = target_mask.accessor<float, 2>();
     for (std::int64_t b = 0; b < o.batch; ++b) {
       const std::size_t q = pick_seq(rng);
       const Sequence& s = seqs[q];
@@ -473,6 +484,10 @@ ModelManifest train_model(const TrainOptions& o) {
         const std::vector<float> feat =
             from_detector ? detector_features[q][i] : augmented_features(s.objects[i], m.features, rng);
         std::memcpy(x[b][t].data_ptr<float>(), feat.data(), feat.size() * sizeof(float));
+        if (const int label = event_label(s.pointer, i, feat, m); label >= 0) {
+          target_a[b][t] = label;
+          target_mask_a[b][t] = 1.0f;
+        }
         float* e = events[b][t].data_ptr<float>();
         std::memcpy(e, s.held[i].data(), v * sizeof(float));
         std::memcpy(e + v, s.pressed[i].data(), v * sizeof(float));
@@ -490,8 +505,14 @@ ModelManifest train_model(const TrainOptions& o) {
     // samples from them, and their sum over frames is the expected number of presses.
     torch::Tensor loss = F::binary_cross_entropy_with_logits(y.slice(2, 0, 2 * vi + 1), events);
     if (m.motion_scale > 0)
-      loss = loss + ((y.slice(2, 2 * vi + 1) - motion).pow(2) * motion_mask).sum() / (2 * motion_mask.sum().clamp_min(1.0));
+      loss = loss + ((y.slice(2, 2 * vi + 1, 2 * vi + 3) - motion).pow(2) * motion_mask).sum() / (2 * motion_mask.sum().clamp_min(1.0));
+    // Cross-entropy of the pointer target, only on frames with a pointer event.
+    const torch::Tensor ce = F::cross_entropy(y.slice(2, 2 * vi + 3).reshape({-1, n_targets}), target.reshape({-1}),
+                                              F::CrossEntropyFuncOptions().reduction(torch::kNone));
+    const torch::Tensor target_loss = (ce * target_mask.reshape({-1})).sum() / target_mask.sum().clamp_min(1.0);
+    loss = loss + target_loss;
     loss.backward();
+    target_losses.push_back(target_loss.item<double>());
     pol_opt.step();
     pol_losses.push_back(loss.item<double>());
     if (step % 10 == 0 || step == o.policy_steps)
@@ -503,6 +524,23 @@ ModelManifest train_model(const TrainOptions& o) {
   const PolicyScore on_truth = score_policy(pol, seqs, truth_features, majority, m);
   const nlohmann::json calibration = calibrate_policy(pol, seqs, detector_features, m);
   const PolicyScore on_detector = score_policy(pol, seqs, detector_features, majority, m);
+  std::vector<PointerTrack> tracks;
+  std::vector<std::size_t> ends;
+  for (const Sequence& s : seqs) {
+    tracks.push_back(s.pointer);
+    ends.push_back(s.train_end);
+  }
+  // Where the teacher aimed: on the labels of the trained frames. The threshold: on what the
+  // driver will see, the detector's output, on the held-out frames.
+  const TargetStats target_stats = target_statistics(tracks, truth_features, ends, m);
+  m.aim_offsets = target_stats.aim_offsets();
+  m.event_given_target = target_stats.event_given_target();
+  nlohmann::json target_metrics = calibrate_target(pol, tracks, detector_features, ends, m);
+  target_metrics["final_loss"] = number_or_null(mean_of_last(target_losses, 20));
+  target_metrics["event_counts"] = target_stats.counts();
+  note(fmt::format("train: pointer target: {} held-out events, {} on a box, slot accuracy {}, threshold {:.3f}",
+                   target_metrics["events"].dump(), target_metrics["events_on_a_box"].dump(),
+                   target_metrics["slot_accuracy"].dump(), m.target_threshold));
   note(fmt::format("train: policy {} steps, loss {:.4f}, held-out key accuracy {:.3f} (labels) {:.3f} (detector), "
                    "majority baseline {:.3f} ({:.0f} s)",
                    o.policy_steps, mean_of_last(pol_losses, 20), on_truth.accuracy, on_detector.accuracy,
@@ -534,6 +572,7 @@ ModelManifest train_model(const TrainOptions& o) {
       {"seconds", seconds_since(t0)}};
   m.info["final_losses"] = {{"detector", number_or_null(mean_of_last(det_losses, 20))},
                             {"policy", number_or_null(mean_of_last(pol_losses, 20))},
+                            {"policy_target", number_or_null(mean_of_last(target_losses, 20))},
                             {"over", "mean of the last 20 steps"}};
   m.info["metrics"] = {
       {"split", "last held_out_fraction of each recording's frames"},
@@ -545,6 +584,7 @@ ModelManifest train_model(const TrainOptions& o) {
                     {"detections", det_score.detections}}},
       {"policy_on_labels", policy_score_json(on_truth)},
       {"policy_on_detector", policy_score_json(on_detector)},
+      {"pointer_target", target_metrics},
       {"calibration", calibration}};
   save_model_dir(o.out, m, det, pol);
   return m;

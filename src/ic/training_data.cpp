@@ -34,6 +34,38 @@ std::vector<Detection> read_labels(const std::string& text, const std::string& p
 
 }  // namespace
 
+std::vector<PointerEvent> derive_pointer_events(const icdata::Recording& rec) {
+  std::vector<std::pair<unsigned, int>> buttons;  // button number -> vocabulary index
+  for (std::size_t i = 0; i < rec.info.vocabulary.size(); ++i) {
+    const drivers::InputCode c = drivers::parse_input_code(rec.info.vocabulary[i]);
+    if (c.button) buttons.emplace_back(c.code, static_cast<int>(i));
+  }
+  const int move = static_cast<int>(rec.info.vocabulary.size());
+  std::vector<PointerEvent> out(rec.frames.size());
+  int px = -1, py = -1;
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < rec.frames.size(); ++i) {
+    const bool last = i + 1 == rec.frames.size();
+    const std::int64_t end = last ? 0 : rec.frames[i + 1].seen_ns;
+    const int start_x = px, start_y = py;
+    PointerEvent& e = out[i];
+    for (; next < rec.inputs.size() && (last || rec.inputs[next].t_ns < end); ++next) {
+      const drivers::Input& in = rec.inputs[next].input;
+      if (in.x >= 0) {
+        px = in.x;
+        py = in.y;
+      }
+      if (in.kind != drivers::InputKind::button_press || e.event != -1) continue;  // the first press counts
+      for (const auto& [code, index] : buttons)
+        if (code == in.code && px >= 0) e = {index, static_cast<float>(px), static_cast<float>(py)};
+    }
+    // No press: a move when the pointer ended elsewhere than it started (as FrameAction::moved).
+    if (e.event == -1 && px >= 0 && (px != start_x || py != start_y))
+      e = {move, static_cast<float>(px), static_cast<float>(py)};
+  }
+  return out;
+}
+
 TrainingRecording load_training_recording(const std::string& dir) {
   const icdata::Recording rec = icdata::read_recording(dir);
   TrainingRecording out;
@@ -46,6 +78,7 @@ TrainingRecording load_training_recording(const std::string& dir) {
     throw UsageError(fmt::format("{}: empty vocabulary: no keys or buttons to learn", json));
   if (rec.frames.size() < 2) throw UsageError(fmt::format("{}/frames.csv: fewer than 2 frames", dir));
   const std::vector<icdata::FrameAction> actions = icdata::derive_frame_actions(rec);
+  const std::vector<PointerEvent> events = derive_pointer_events(rec);
   const int classes = static_cast<int>(rec.info.classes.size());
   out.frames.reserve(rec.frames.size());
   for (std::size_t i = 0; i < rec.frames.size(); ++i) {
@@ -62,6 +95,9 @@ TrainingRecording load_training_recording(const std::string& dir) {
     t.moved = a.moved ? 1.0f : 0.0f;
     t.dx = static_cast<float>(a.dx);
     t.dy = static_cast<float>(a.dy);
+    t.pointer_event = events[i].event;
+    t.event_x = events[i].x;
+    t.event_y = events[i].y;
     out.frames.push_back(std::move(t));
   }
   return out;

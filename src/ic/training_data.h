@@ -20,6 +20,12 @@ struct TrainingFrame {
   std::vector<float> pressed;                     // per vocabulary entry, 1 = a press onset in the interval
   float moved = 0;                                // 1 = the pointer was moved in the interval
   float dx = 0, dy = 0;                           // pointer motion, window pixels
+  // The pointer event of the interval, for the pointer-target head (pointer_target.h): the first
+  // press of a vocabulary *button* (its vocabulary index), else a pointer move (the vocabulary
+  // size), else -1 (none). event_x, event_y: where it happened (the press's position, or the
+  // last position set in the interval), window pixels.
+  int pointer_event = -1;
+  float event_x = -1, event_y = -1;
 };
 
 struct TrainingRecording {
@@ -27,6 +33,14 @@ struct TrainingRecording {
   icdata::RecordingInfo info;
   std::vector<TrainingFrame> frames;
 };
+
+// Per recorded frame the pointer event of its interval [seen(i), seen(i+1)) (the intervals of
+// icdata::derive_frame_actions): first button press, else a move, else none; see TrainingFrame.
+struct PointerEvent {
+  int event = -1;
+  float x = -1, y = -1;
+};
+std::vector<PointerEvent> derive_pointer_events(const icdata::Recording& rec);
 
 // Reads REC/recording.json, frames.csv, inputs.csv and labels/NNNNNN.txt. Throws UsageError
 // naming the file (and line) for bad content, and for a recording without classes or vocabulary.

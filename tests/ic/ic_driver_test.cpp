@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <tuple>
@@ -11,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "ic/networks.h"
+#include "ic/pointer_target.h"
 #include "ic/trainer.h"
 #include "synthetic_rec.h"
 
@@ -175,6 +178,86 @@ TEST_F(IcDriverTest, RateLimitAndReport) {
     EXPECT_GE(r["inference_ms"][stage]["p99"].get<double>(), r["inference_ms"][stage]["p50"].get<double>());
   }
   EXPECT_TRUE(r["actions_per_minute"].is_number());
+}
+
+// A model built by hand whose outputs do not depend on the frame: the detector (all weights 0)
+// finds one box of class 0 in every grid cell (objectness logit 10, centre of the cell, width
+// and height 0.04), and the policy (output weights 0) always wants button1 down and puts all its
+// pointer-target probability on `slot`. Equal confidences fill the slots left to right, then top
+// to bottom: class 0's slot k is the cell in column 0, row k (centre x 0.5/16, y (k + 0.5)/9).
+std::string aiming_model(const std::string& name, int slot, double threshold) {
+  torch::set_num_threads(1);
+  ModelManifest m;
+  m.classes = {"unit", "crystal"};
+  m.vocabulary = {"button1", "Left"};
+  m.features = FeatureLayout{2, 4};
+  m.window_width = 1280;
+  m.window_height = 720;
+  m.motion_scale = 0;
+  m.hold_thresholds = m.release_thresholds = {0.5, 0.5};
+  m.repress_scales = {0.0, 0.0};
+  m.onset_scales = {0.0, 0.0, 0.0};  // no re-presses, no sampled moves
+  m.frame_interval_ms = 20;
+  m.aim_offsets = {{{0.0, 0.25}}, {{0.0, 0.0}}};
+  m.event_given_target = {{0.5, 0.25, 0.25}, {0.5, 0.25, 0.25}, {0.5, 0.25, 0.25}};
+  m.target_threshold = threshold;
+  DetectorNet det(m.shape, 2);
+  PolicyNet pol(m.features.size(), m.shape.policy_hidden, m.policy_outputs());
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& p : det->parameters()) p.zero_();
+    // Objectness, x and y offsets (sigmoid 0.5: the cell centre), sqrt w and h (0.2: 0.04), classes.
+    const float head[] = {10.0f, 0.0f, 0.0f, std::log(0.2f / 0.8f), std::log(0.2f / 0.8f), 10.0f, -10.0f};
+    for (int i = 0; i < 7; ++i) det->head->bias[i] = head[i];
+    pol->out->weight.zero_();
+    pol->out->bias.fill_(-10.0f);  // keys up, onsets and moves improbable
+    pol->out->bias[0] = 10.0f;     // button1 held
+    pol->out->bias[2 * 2 + 3 + slot] = 10.0f;
+  }
+  const std::string dir = test::temp_dir(name);
+  save_model_dir(dir, m, det, pol);
+  return dir;
+}
+
+TEST_F(IcDriverTest, PressAimsAtTheChosenBox) {
+  // Slot 1: column 0, row 1: centre (0.03125, 0.1667), 0.04 high; aimed 0.25 h below the centre.
+  const std::string model = aiming_model("aim-slot1", 1, 0.5);
+  auto d = make_ic_driver(parse_ic_driver_args(model, "ic"));
+  const drivers::Step s = d->step(view(1'000'000'000, 1));
+  ASSERT_EQ(s.send.size(), 2u);
+  const int x = static_cast<int>(std::lround(0.03125 * 320)), y = static_cast<int>(std::lround((1.5 / 9 + 0.25 * 0.04) * 180));
+  EXPECT_EQ(s.send[0].kind, InputKind::pointer_motion);
+  EXPECT_EQ(s.send[0].x, x);
+  EXPECT_EQ(s.send[0].y, y);
+  EXPECT_EQ(s.send[1].kind, InputKind::button_press);
+  EXPECT_EQ(s.send[1].code, 1u);
+  EXPECT_EQ(s.send[1].x, x);
+  EXPECT_EQ(s.send[1].y, y);
+  EXPECT_EQ(d->report()["aimed_presses"], 1);
+
+  // Another slot, another point: row 3.
+  auto d3 = make_ic_driver(parse_ic_driver_args(aiming_model("aim-slot3", 3, 0.5), "ic"));
+  const drivers::Step s3 = d3->step(view(1'000'000'000, 1));
+  ASSERT_EQ(s3.send.size(), 2u);
+  EXPECT_EQ(s3.send[1].y, static_cast<int>(std::lround((3.5 / 9 + 0.25 * 0.04) * 180)));
+
+  // Not confident enough (threshold above every posterior), or target=off: the press goes where
+  // the pointer is, with no motion.
+  for (const auto& [dir, options] : {std::pair{aiming_model("aim-never", 1, 2.0), std::string()},
+                                     std::pair{model, std::string(",target=off")}}) {
+    auto plain = make_ic_driver(parse_ic_driver_args(dir + options, "ic"));
+    const drivers::Step p = plain->step(view(1'000'000'000, 1));
+    ASSERT_EQ(p.send.size(), 1u) << options;
+    EXPECT_EQ(p.send[0].kind, InputKind::button_press);
+    EXPECT_EQ(p.send[0].x, -1);
+    EXPECT_EQ(plain->report()["unaimed_presses"], 1);
+  }
+
+  // "No object" most probable: never aimed at a box.
+  auto none = make_ic_driver(parse_ic_driver_args(aiming_model("aim-none", no_target(FeatureLayout{2, 4}), 0.5), "ic"));
+  const drivers::Step n = none->step(view(1'000'000'000, 1));
+  ASSERT_EQ(n.send.size(), 1u);
+  EXPECT_EQ(n.send[0].x, -1);
 }
 
 TEST_F(IcDriverTest, UnusableModelIsAUsageError) {

@@ -29,6 +29,10 @@ ModelManifest small_manifest() {
   m.repress_scales = {0.5, 0.0};
   m.onset_scales = {1.0, 2.0, 0.5};
   m.frame_interval_ms = 18.5;
+  m.target_radius = 0.04;
+  m.aim_offsets = {{{0.0, 0.2}}, {{0.1, 0.25}}};
+  m.event_given_target = {{0.8, 0.1, 0.1}, {0.1, 0.1, 0.8}, {1.0 / 3, 1.0 / 3, 1.0 / 3}};
+  m.target_threshold = 0.35;
   m.confidence = 0.0;  // every cell decodes: compares the whole output
   m.nms_iou = 1.0;
   return m;
@@ -93,6 +97,15 @@ TEST(ModelFiles, SaveLoadRoundTripSameOutputs) {
   EXPECT_DOUBLE_EQ(loaded.manifest().frame_interval_ms, 18.5);
   EXPECT_NEAR(p2.held_probability[1], torch::sigmoid(py[0][1][1]).item<float>(), 1e-6);
   EXPECT_NEAR(p2.dx, py[0][1][5].item<float>() * 0.05f, 1e-6);
+  // Then the pointer-target logits: one per feature slot (2 classes x 4) and "no object", a softmax.
+  ASSERT_EQ(p2.target_probability.size(), 9u);
+  const torch::Tensor target = torch::softmax(py[0][1].slice(0, 7), 0);
+  for (std::int64_t e = 0; e < 9; ++e)
+    EXPECT_NEAR(p2.target_probability[static_cast<std::size_t>(e)], target[e].item<float>(), 1e-6) << e;
+  EXPECT_DOUBLE_EQ(loaded.manifest().target_radius, 0.04);
+  EXPECT_DOUBLE_EQ(loaded.manifest().target_threshold, 0.35);
+  EXPECT_EQ(loaded.manifest().aim_offsets, s.manifest.aim_offsets);
+  EXPECT_EQ(loaded.manifest().event_given_target, s.manifest.event_given_target);
   // reset_policy starts the sequence again.
   loaded.reset_policy();
   EXPECT_NEAR(loaded.policy_step(f1).held_probability[0], p1.held_probability[0], 1e-6);
@@ -150,12 +163,33 @@ TEST(ModelFiles, BrokenDirectoriesGiveOneClearLine) {
     EXPECT_NE(load_error(s.dir).find("model schema 99"), std::string::npos);
   }
   {
+    SavedModel s = save_random_model("schema2");  // before the pointer-target head
+    edit_manifest(s.dir, [](nlohmann::json& j) { j["schema"] = 2; });
+    const std::string m = load_error(s.dir);
+    EXPECT_NE(m.find("model schema 2"), std::string::npos) << m;
+    EXPECT_NE(m.find("retrain"), std::string::npos) << m;
+  }
+  {
+    SavedModel s = save_random_model("event-given-target");
+    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["event_given_target"][1] = {0.5, 0.5}; });
+    EXPECT_NE(load_error(s.dir).find("policy.event_given_target"), std::string::npos);
+  }
+  {
+    SavedModel s = save_random_model("aim-offsets");
+    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"].erase("aim_offsets"); });
+    EXPECT_NE(load_error(s.dir).find("missing 'aim_offsets'"), std::string::npos);
+  }
+  {
     SavedModel s = save_random_model("classes");  // a class added everywhere in the manifest
     edit_manifest(s.dir, [](nlohmann::json& j) {
       j["classes"].push_back("tree");
       j["feature_layout"]["size"] = 72;
       j["policy"]["input"] = 72;
       j["detector"]["cell_outputs"] = 8;
+      j["policy"]["outputs"] = 2 * 2 + 3 + 3 * 4 + 1;
+      j["policy"]["target_entries"] = 3 * 4 + 1;
+      j["policy"]["aim_offsets"].push_back({0.0, 0.0});
+      j["policy"]["event_given_target"].push_back({0.5, 0.25, 0.25});
     });
     const std::string m = load_error(s.dir);
     EXPECT_NE(m.find("detector.pt"), std::string::npos) << m;

@@ -38,7 +38,56 @@ void fill(icdata::RgbImage& img, const Box& b, std::uint8_t r, std::uint8_t g, s
     }
 }
 
+Box player_at(int i) { return Box{0, 0.5 + 0.35 * std::sin(i * 0.3), 0.75, 0.16, 0.25}; }
+Box car_at(int i) { return Box{1, 0.5 + 0.3 * std::cos(i * 0.17), 0.3, 0.12, 0.18}; }
+
 }  // namespace
+
+void write_synthetic_clicks(const std::string& dir, int frames) {
+  fs::create_directories(fs::path(dir) / "frames");
+  fs::create_directories(fs::path(dir) / "labels");
+  icdata::RecordingInfo info;
+  info.game = "synthetic:clicks";
+  info.driver = "hand-made";
+  info.synthetic = true;
+  info.window = {1280, 720};
+  info.frame_size = {128, 72};
+  info.classes = {"player", "car"};
+  info.vocabulary = {"button1"};
+  std::vector<icdata::RecFrame> rec_frames;
+  std::vector<icdata::RecInput> inputs;
+  for (int i = 0; i < frames; ++i) {
+    const std::int64_t seen = 1'000'000'000 + std::int64_t{i} * 33'000'000;
+    const Box player = player_at(i), car = car_at(i);
+    icdata::RgbImage img{128, 72, std::vector<std::uint8_t>(128 * 72 * 3, 90)};
+    fill(img, player, 220, 30, 30);
+    fill(img, car, 30, 40, 220);
+    icdata::RecFrame f;
+    f.index = static_cast<std::size_t>(i);
+    f.seen_ns = seen;
+    f.app_frame = static_cast<std::uint64_t>(i);
+    f.file = icdata::rec_frame_file(f.index);
+    icdata::write_file_bytes((fs::path(dir) / f.file).string(), icdata::encode_jpeg(img, 90));
+    std::ofstream lab(fs::path(dir) / icdata::rec_label_file(f.index));
+    for (const Box& b : {player, car}) lab << fmt::format("{} {:.6f} {:.6f} {:.6f} {:.6f}\n", b.cls, b.cx, b.cy, b.w, b.h);
+    rec_frames.push_back(f);
+    const std::int64_t t = seen + 5'000'000;
+    if (i % 4 == 0) {
+      const int x = static_cast<int>(std::lround(player.cx * 1280)), y = static_cast<int>(std::lround((player.cy + 0.2 * player.h) * 720));
+      inputs.push_back({t, {drivers::InputKind::pointer_motion, 0, x, y}});
+      inputs.push_back({t + 1, {drivers::InputKind::button_press, 1, x, y}});
+    } else if (i % 4 == 2) {
+      inputs.push_back({t, {drivers::InputKind::button_release, 1, -1, -1}});
+    }
+  }
+  info.frames = rec_frames.size();
+  info.inputs = inputs.size();
+  info.duration_s = frames * 0.033;
+  std::ofstream(fs::path(dir) / "labels" / "classes.txt") << "player\ncar\n";
+  icdata::write_recording_info((fs::path(dir) / "recording.json").string(), info);
+  icdata::write_rec_frames((fs::path(dir) / "frames.csv").string(), rec_frames);
+  icdata::write_rec_inputs((fs::path(dir) / "inputs.csv").string(), inputs);
+}
 
 void write_synthetic_rec(const std::string& dir, int frames) {
   fs::create_directories(fs::path(dir) / "frames");
@@ -57,8 +106,7 @@ void write_synthetic_rec(const std::string& dir, int frames) {
   bool holding_left = false, holding_right = false;
   for (int i = 0; i < frames; ++i) {
     const std::int64_t seen = 1'000'000'000 + std::int64_t{i} * 33'000'000;
-    const Box player{0, 0.5 + 0.35 * std::sin(i * 0.3), 0.75, 0.16, 0.25};
-    const Box car{1, 0.5 + 0.3 * std::cos(i * 0.17), 0.3, 0.12, 0.18};
+    const Box player = player_at(i), car = car_at(i);
     icdata::RgbImage img{128, 72, std::vector<std::uint8_t>(128 * 72 * 3, 90)};
     fill(img, player, 220, 30, 30);
     fill(img, car, 30, 40, 220);

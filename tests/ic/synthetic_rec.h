@@ -14,4 +14,9 @@ std::string temp_dir(const std::string& name);
 // pointer to the player's position on every frame. Frame 3 has no label file.
 void write_synthetic_rec(const std::string& dir, int frames = 60);
 
+// The same scene, played by clicking: vocabulary button1 only. Every 4th frame the driver moves
+// the pointer onto the player box at (cx, cy + 0.2 h) and presses button1 there (pointer_motion
+// and button_press with that position), releasing it 2 frames later. Every label file is written.
+void write_synthetic_clicks(const std::string& dir, int frames = 60);
+
 }  // namespace pictor::ic::test

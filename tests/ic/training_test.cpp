@@ -69,6 +69,33 @@ TEST_F(Training, SameSeedSameModel) {
   EXPECT_EQ(bytes(a + "/policy.pt"), bytes(b + "/policy.pt"));
 }
 
+TEST_F(Training, PointerTargetStatisticsFromClicks) {
+  // Every 4th frame a click on the player box at (cx, cy + 0.2 h): the labels go to the player,
+  // the mean aim offset is (0, 0.2) box units, and button1 presses are all on the player.
+  const std::string rec = test::temp_dir("train-clicks"), out = test::temp_dir("train-clicks-model");
+  test::write_synthetic_clicks(rec, 60);
+  TrainOptions o = options(out, 20);
+  o.recordings = {rec};
+  const ModelManifest m = train_model(o);
+  ASSERT_EQ(m.aim_offsets.size(), 2u);
+  EXPECT_NEAR(m.aim_offsets[0][0], 0.0, 0.01);
+  EXPECT_NEAR(m.aim_offsets[0][1], 0.2, 0.01);
+  EXPECT_EQ(m.aim_offsets[1][0], 0.0);  // the car was never clicked
+  ASSERT_EQ(m.event_given_target.size(), 3u);
+  // 12 training presses on the player, none of them a move: (12 + 1) / (12 + 2).
+  EXPECT_NEAR(m.event_given_target[0][0], 13.0 / 14.0, 1e-9);
+  EXPECT_NEAR(m.event_given_target[1][0], 0.5, 1e-9);
+  const auto& t = m.info["metrics"]["pointer_target"];
+  EXPECT_EQ(t["events"], 3);  // frames 48, 52, 56 are held out
+  EXPECT_TRUE(t["final_loss"].is_number());
+  // The threshold is calibrated on the (barely trained) detector's boxes: the driver may aim
+  // when some held-out event landed on a detected box, never otherwise.
+  if (t["events_on_a_box"].get<int>() > 0) EXPECT_LE(m.target_threshold, 1.0);
+  else EXPECT_GT(m.target_threshold, 1.0);
+  Model loaded = Model::load(out);
+  EXPECT_EQ(loaded.manifest().aim_offsets, m.aim_offsets);
+}
+
 TEST_F(Training, RejectsRecordingWithoutLabels) {
   const std::string rec = test::temp_dir("train-nolabels");
   test::write_synthetic_rec(rec, 8);
