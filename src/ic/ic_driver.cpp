@@ -89,6 +89,7 @@ class IcDriver final : public drivers::Driver {
     period_ns_ = static_cast<std::int64_t>(1e9 / options_.fps);
     for (const std::string& name : m.vocabulary) vocabulary_.push_back(drivers::parse_input_code(name));
     held_.assign(vocabulary_.size(), false);
+    aimed_at_.assign(vocabulary_.size(), {-1, -1});
     thresholds_ = options_.onsets ? m.release_thresholds : m.hold_thresholds;
     if (options_.hold >= 0) thresholds_.assign(vocabulary_.size(), options_.hold);
     planar_.resize(3 * static_cast<std::size_t>(m.shape.input_width) * static_cast<std::size_t>(m.shape.input_height));
@@ -197,10 +198,10 @@ class IcDriver final : public drivers::Driver {
     }
     // An aimed click holds the pointer still until its release (the teacher never drags: a
     // move with button 1 down would turn the click into a box selection).
-    if (!options_.motion || aimed_down_ >= 0) return;
-    const bool sampled = m.motion_scale > 0 || m.target_threshold <= 1.0;
+    if (!options_.motion || std::any_of(aimed_at_.begin(), aimed_at_.end(), [](const auto& a) { return a.first >= 0; })) return;
+    const bool can_move = m.motion_scale > 0 || m.target_threshold <= 1.0;
     // The motion head learnt the move made on frames that moved; onsets decides when to make one.
-    if (!sampled || ((options_.onsets || options_.hybrid) && !sample(p.move_probability, m.onset_scales.back(), step_ns))) return;
+    if (!can_move || ((options_.onsets || options_.hybrid) && !sample(p.move_probability, m.onset_scales.back(), step_ns))) return;
     const auto move = static_cast<int>(vocabulary_.size());
     if (const auto at = aim(move)) {
       ++aimed_moves_;
@@ -260,15 +261,15 @@ class IcDriver final : public drivers::Driver {
         send_motion(at->first, at->second, send);
         in.x = at->first;
         in.y = at->second;
-        aimed_down_ = static_cast<int>(k);
+        aimed_at_[k] = *at;
         ++aimed_presses_;
       } else {
         ++unaimed_presses_;
       }
-    } else if (c.button && static_cast<int>(k) == aimed_down_) {
-      in.x = sent_x_;  // released where it was pressed: a click, not a drag
-      in.y = sent_y_;
-      aimed_down_ = -1;
+    } else if (c.button && aimed_at_[k].first >= 0) {
+      in.x = aimed_at_[k].first;  // released where it was pressed: a click, not a drag
+      in.y = aimed_at_[k].second;
+      aimed_at_[k] = {-1, -1};
     }
     send.push_back(in);
     held_[k] = down;
@@ -315,7 +316,8 @@ class IcDriver final : public drivers::Driver {
   double pointer_x_ = -1, pointer_y_ = -1;
   int sent_x_ = -1, sent_y_ = -1;
   Frame frame_;
-  int aimed_down_ = -1;  // the vocabulary entry of an aimed button press not yet released
+  // Per vocabulary entry: where an aimed button press not yet released was made; -1, -1: none.
+  std::vector<std::pair<int, int>> aimed_at_;
   std::uint64_t aimed_presses_ = 0, unaimed_presses_ = 0, aimed_moves_ = 0;
   std::uint64_t frames_processed_ = 0, frames_skipped_ = 0, actions_ = 0, detections_ = 0;
   StageTimes downscale_, detect_, policy_, total_;
