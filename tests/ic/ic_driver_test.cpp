@@ -185,7 +185,9 @@ TEST_F(IcDriverTest, RateLimitAndReport) {
 // and height 0.04), and the policy (output weights 0) always wants button1 down and puts all its
 // pointer-target probability on `slot`. Equal confidences fill the slots left to right, then top
 // to bottom: class 0's slot k is the cell in column 0, row k (centre x 0.5/16, y (k + 0.5)/9).
-std::string aiming_model(const std::string& name, int slot, double threshold) {
+// `clicky`: instead, button1 is never held but has a press onset and the pointer a move on every
+// frame (logits 10, onset scales 1): with act=onsets, a click and a move drawn on each frame.
+std::string aiming_model(const std::string& name, int slot, double threshold, bool clicky = false) {
   torch::set_num_threads(1);
   ModelManifest m;
   m.classes = {"unit", "crystal"};
@@ -197,6 +199,7 @@ std::string aiming_model(const std::string& name, int slot, double threshold) {
   m.hold_thresholds = m.release_thresholds = {0.5, 0.5};
   m.repress_scales = {0.0, 0.0};
   m.onset_scales = {0.0, 0.0, 0.0};  // no re-presses, no sampled moves
+  if (clicky) m.onset_scales = {1.0, 0.0, 1.0};
   m.frame_interval_ms = 20;
   m.aim_offsets = {{{0.0, 0.25}}, {{0.0, 0.0}}};
   m.event_given_target = {{0.5, 0.25, 0.25}, {0.5, 0.25, 0.25}, {0.5, 0.25, 0.25}};
@@ -212,6 +215,11 @@ std::string aiming_model(const std::string& name, int slot, double threshold) {
     pol->out->weight.zero_();
     pol->out->bias.fill_(-10.0f);  // keys up, onsets and moves improbable
     pol->out->bias[0] = 10.0f;     // button1 held
+    if (clicky) {
+      pol->out->bias[0] = -10.0f;  // never held: a press is released on the next frame
+      pol->out->bias[2] = 10.0f;   // button1 onset
+      pol->out->bias[4] = 10.0f;   // pointer move
+    }
     pol->out->bias[2 * 2 + 3 + slot] = 10.0f;
   }
   const std::string dir = test::temp_dir(name);
@@ -258,6 +266,27 @@ TEST_F(IcDriverTest, PressAimsAtTheChosenBox) {
   const drivers::Step n = none->step(view(1'000'000'000, 1));
   ASSERT_EQ(n.send.size(), 1u);
   EXPECT_EQ(n.send[0].x, -1);
+}
+
+TEST_F(IcDriverTest, AimedClickIsReleasedWhereItWasMadeAndHoldsThePointer) {
+  auto d = make_ic_driver(parse_ic_driver_args(aiming_model("aim-clicky", 2, 0.5, true) + ",act=onsets", "ic"));
+  const drivers::Step first = d->step(view(1'000'000'000, 1));
+  ASSERT_EQ(first.send.size(), 2u);  // the move drawn too is not sent: button1 is down
+  EXPECT_EQ(first.send[0].kind, InputKind::pointer_motion);
+  EXPECT_EQ(first.send[1].kind, InputKind::button_press);
+  const int x = first.send[1].x, y = first.send[1].y;
+  EXPECT_EQ(y, static_cast<int>(std::lround((2.5 / 9 + 0.25 * 0.04) * 180)));
+  // Next frame: an onset again: released at the aimed point, pressed again there (the pointer
+  // is already there: no motion).
+  const drivers::Step second = d->step(view(1'100'000'000, 2));
+  ASSERT_EQ(second.send.size(), 2u);
+  EXPECT_EQ(second.send[0].kind, InputKind::button_release);
+  EXPECT_EQ(second.send[0].x, x);
+  EXPECT_EQ(second.send[0].y, y);
+  EXPECT_EQ(second.send[1].kind, InputKind::button_press);
+  EXPECT_EQ(second.send[1].x, x);
+  EXPECT_EQ(d->report()["aimed_moves"], 0);
+  EXPECT_EQ(d->report()["aimed_presses"], 2);
 }
 
 TEST_F(IcDriverTest, UnusableModelIsAUsageError) {
