@@ -6,19 +6,23 @@
 # 10 ms (a latency not trained on). In both the reference is the reference player run first in
 # the same evaluation: RTTs move with the machine's load, so a reference recorded minutes
 # earlier (REFERENCE=rec uses the local recording's session for the local setting) can differ
-# from every driver by tens of percent. Each evaluation's table goes to stdout and OUT/table3.txt.
+# from every driver by tens of percent. ROUNDS=N (default 3) runs every evaluation's whole set of
+# sessions N times in turn and reports medians over the rounds (`ic eval --rounds`): one 20 s
+# session per cell spreads by ±10 % on this machine. Each evaluation's table goes to stdout and
+# OUT/table3.txt.
 #
 # Usage: table3.sh PICTOR OUT [REC_DURATION=30s] [EVAL_DURATION=20s] [GAMES="racing shooter strategy"]
 # Environment: IC_OPTIONS (appended to ic:MODEL, e.g. ",seed=2"), TRAIN_ARGS (to pictor train),
 # HELD_TOO=1 (also evaluate ic:MODEL,act=held: the earlier held-state behaviour, for comparison),
 # ONSETS_TOO=1 (also ic:MODEL,act=onsets: presses only from sampled onsets),
-# KEEP_RECS=1 (reuse recordings already in OUT).
+# KEEP_RECS=1 (reuse recordings already in OUT), KEEP_MODEL=1 (reuse OUT/GAME/model), ROUNDS=N.
 set -e
 PICTOR=$1
 OUT=$2
 REC_D=${3:-30s}
 EVAL_D=${4:-20s}
 GAMES=${5:-racing shooter strategy}
+ROUNDS=${ROUNDS:-3}
 if [ -z "$PICTOR" ] || [ -z "$OUT" ]; then
   echo "usage: $0 PICTOR OUT [REC_DURATION] [EVAL_DURATION] [GAMES]" >&2
   exit 2
@@ -41,12 +45,16 @@ for game in $GAMES; do
     # shellcheck disable=SC2086
     "$PICTOR" -q record --driver reference $net_args "$target" -d "$REC_D" --out "$G/rec-$setting" >/dev/null
   done
-  echo "== $game: training on both recordings" >&2
-  rm -rf "$G/model"
-  start=$(date +%s)
-  # shellcheck disable=SC2086
-  "$PICTOR" -q train "$G/rec-local" "$G/rec-xvnc20" --out "$G/model" $TRAIN_ARGS | tee "$G/train.txt"
-  echo "training wall time: $(( $(date +%s) - start )) s" | tee -a "$G/train.txt"
+  if [ -n "$KEEP_MODEL" ] && [ -f "$G/model/manifest.json" ]; then
+    echo "== $game: keeping the model in $G/model" >&2
+  else
+    echo "== $game: training on both recordings" >&2
+    rm -rf "$G/model"
+    start=$(date +%s)
+    # shellcheck disable=SC2086
+    "$PICTOR" -q train "$G/rec-local" "$G/rec-xvnc20" --out "$G/model" $TRAIN_ARGS | tee "$G/train.txt"
+    echo "training wall time: $(( $(date +%s) - start )) s" | tee -a "$G/train.txt"
+  fi
   R="$G/rec-local"
   drivers="ic:$G/model${IC_OPTIONS},replay:$R,gated-replay:$R,slow-motion:$R"
   [ -n "$HELD_TOO" ] && drivers="$drivers,ic:$G/model,act=held"
@@ -55,11 +63,11 @@ for game in $GAMES; do
   [ "$REFERENCE" = rec ] && local_ref=$R
   echo "== $game: local, reference = $local_ref" >&2
   rm -rf "$G/eval-local"
-  "$PICTOR" -q ic eval --reference "$local_ref" --drivers "$drivers" "$target" -d "$EVAL_D" -o "$G/eval-local" \
+  "$PICTOR" -q ic eval --rounds "$ROUNDS" --reference "$local_ref" --drivers "$drivers" "$target" -d "$EVAL_D" -o "$G/eval-local" \
     | tee -a "$OUT/table3.txt"
   echo "== $game: xvnc + 10 ms, reference = the reference player there" >&2
   rm -rf "$G/eval-xvnc10"
-  "$PICTOR" -q ic eval --reference reference --drivers "$drivers" "$target" -d "$EVAL_D" \
+  "$PICTOR" -q ic eval --rounds "$ROUNDS" --reference reference --drivers "$drivers" "$target" -d "$EVAL_D" \
     --adapter xvnc --net delay=10ms -o "$G/eval-xvnc10" | tee -a "$OUT/table3.txt"
 done
 echo "tables: $OUT/table3.txt; per-session results under $OUT/GAME/eval-*/ (ic_eval.json)" >&2

@@ -3,8 +3,11 @@
 #include <CLI/CLI.hpp>
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <ctime>
 
 #include "apps/scene.h"
 #include "core/clock.h"
@@ -38,6 +41,9 @@ int main(int argc, char** argv) {
         for (const auto& opt : info.make()->options())
           std::printf("    %s=%s  %s\n", opt.name.c_str(), opt.default_value.c_str(), opt.description.c_str());
       }
+      std::printf("every scene also takes:\n");
+      for (const auto& opt : apps::common_scene_options())
+        std::printf("    %s=%s  %s\n", opt.name.c_str(), opt.default_value.c_str(), opt.description.c_str());
       return spec_text.empty() && !list ? 2 : 0;
     }
     const apps::SceneSpec spec = apps::parse_scene_spec(spec_text);
@@ -48,6 +54,8 @@ int main(int argc, char** argv) {
     context.size = parse_size(size_text);
     context.options = apps::SceneOptions(scene->options(), spec.options, spec.name);
     const double duration = parse_duration_s(duration_text);
+    const double max_fps = context.options.number("max_fps", 0, 10000);
+    const std::int64_t min_period_ns = max_fps > 0 ? static_cast<std::int64_t>(1e9 / max_fps) : 0;
 
     std::signal(SIGTERM, on_signal);
     std::signal(SIGINT, on_signal);
@@ -57,6 +65,7 @@ int main(int argc, char** argv) {
     std::int64_t previous = start;
     bool open = true;
     std::int64_t frames = 0, first_swap = 0, last_swap = 0;
+    std::int64_t next_frame_ns = start;  // the limiter's deadline for the next frame's start
     while (open && !g_stop) {
       open = window->pump([&](const platform::InputEvent& e) { scene->input(e); });
       const std::int64_t now = monotonic_ns();
@@ -68,6 +77,16 @@ int main(int argc, char** argv) {
       window->swap();
       last_swap = monotonic_ns();
       if (frames++ == 0) first_swap = last_swap;
+      if (min_period_ns > 0) {
+        // A frame limiter (as MangoHud's or a game's own): the next frame starts one period after
+        // the previous one did; a frame that overran starts at once, without catching up in a
+        // burst and without waiting for a whole extra period as double-buffered vsync would.
+        next_frame_ns = std::max(next_frame_ns + min_period_ns, last_swap);
+        const timespec ts{static_cast<time_t>(next_frame_ns / 1'000'000'000),
+                          static_cast<long>(next_frame_ns % 1'000'000'000)};
+        while (::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR && !g_stop) {
+        }
+      }
     }
     scene->teardown();
     if (report && frames > 1) {

@@ -6,10 +6,18 @@
 
 namespace pictor::apps {
 
-SceneOptions::SceneOptions(const std::vector<SceneOption>& declared,
+const std::vector<SceneOption>& common_scene_options() {
+  static const std::vector<SceneOption> common{
+      {"max_fps", "0", "at most this many frames a second, like a swap that waits for the display (0 = no limit)", {}}};
+  return common;
+}
+
+SceneOptions::SceneOptions(const std::vector<SceneOption>& scene_declared,
                            const std::map<std::string, std::string>& given,
                            const std::string& scene_name)
     : scene_(scene_name) {
+  std::vector<SceneOption> declared = scene_declared;
+  declared.insert(declared.end(), common_scene_options().begin(), common_scene_options().end());
   for (const auto& opt : declared) values_[opt.name] = opt.default_value;
   for (const auto& [name, value] : given) {
     const SceneOption* decl = nullptr;

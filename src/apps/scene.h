@@ -18,6 +18,11 @@ struct SceneOption {
   std::vector<std::string> allowed;  // empty = any value of the right form
 };
 
+// Options every scene takes besides its own, applied by pictor-app's frame loop: max_fps=N
+// (0 = as fast as it can) starts each frame at least 1/N s after the previous one started, as a
+// game's frame limiter does (Xvfb and Xvnc never wait for a vertical blank).
+const std::vector<SceneOption>& common_scene_options();
+
 // Option values after defaults were applied; typed getters throw pictor::UsageError on bad text.
 class SceneOptions {
  public:

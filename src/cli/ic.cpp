@@ -20,6 +20,7 @@ struct EvalArgs {
   std::string adapter = "local";
   std::string net;
   std::uint64_t seed = 1;
+  int rounds = 1;
   std::string out;
   bool json = false;
 };
@@ -41,6 +42,9 @@ void add_ic(CLI::App& app, Context& ctx) {
   eval->add_option("--net", args->net, "emulated network (delay=20ms,...)");
   eval->add_option("--seed", args->seed, "seed of the reference player when it runs as a driver")->capture_default_str();
   eval->add_option("-o,--out", args->out, "directory for the sessions and ic_eval.json");
+  eval->add_option("--rounds", args->rounds, "run the whole set this many times in turn; report medians")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
   eval->add_flag("--json", args->json, "print ic_eval.json instead of the table");
   eval->footer("Example:\n  pictor ic eval --reference rec --drivers replay:rec,gated-replay:rec,slow-motion:rec -d 20s -o eval");
   eval->callback([args, &ctx] {
@@ -62,6 +66,7 @@ void add_ic(CLI::App& app, Context& ctx) {
     o.reference = args->reference;
     o.seed = args->seed;
     o.out = args->out;
+    o.rounds = args->rounds;
     // Driver specs use ',' for their own options, so the list is split where a new spec starts:
     // at a comma followed by a registered driver name and ':' (or the end).
     for (const auto& item : {args->drivers}) {

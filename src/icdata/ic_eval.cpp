@@ -141,9 +141,52 @@ nlohmann::json compare_row(const std::string& label, const SessionOutcome& o, co
           {"state", o.state}};
 }
 
+nlohmann::json median_rows(const std::vector<nlohmann::json>& round_rows) {
+  namespace st = analysis::stats;
+  if (round_rows.empty()) return nlohmann::json::array();
+  const nlohmann::json& first = round_rows.front();
+  for (const auto& rows : round_rows) {
+    bool same = rows.size() == first.size();
+    for (std::size_t i = 0; same && i < rows.size(); ++i) same = rows[i]["driver"] == first[i]["driver"];
+    if (!same) throw UsageError("ic eval: the rounds ran different drivers; their rows cannot be combined");
+  }
+  auto median_of = [&](std::size_t row, const std::string& key, const char* within = nullptr) {
+    std::vector<double> v;
+    for (const auto& rows : round_rows) {
+      const nlohmann::json& holder = within ? rows[row][within] : rows[row];
+      if (holder.is_object() && holder.contains(key) && holder[key].is_number()) v.push_back(holder[key].get<double>());
+    }
+    return v.empty() ? nlohmann::json(nullptr) : nlohmann::json(st::percentile(v, 50));
+  };
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    nlohmann::json row = first[i];
+    std::size_t n = 0;
+    for (const auto& rows : round_rows) n += rows[i].value("n", std::size_t{0});
+    row["n"] = n;
+    for (auto& [key, value] : row.items())
+      if (key != "n" && (value.is_number() || value.is_null()) && key != "state") value = median_of(i, key);
+    if (row["state"].is_object()) {
+      nlohmann::json state = round_rows.back()[i]["state"];
+      if (!state.is_object()) state = nlohmann::json::object();
+      for (auto& [key, value] : row["state"].items())
+        if (value.is_number()) state[key] = median_of(i, key, "state");
+      row["state"] = state;
+    }
+    nlohmann::json per_round = nlohmann::json::array();
+    for (const auto& rows : round_rows)
+      per_round.push_back({{"mean_ms", rows[i]["mean_ms"]}, {"mean_error_pct", rows[i]["mean_error_pct"]},
+                           {"state", rows[i]["state"]}});
+    row["per_round"] = per_round;
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
 nlohmann::json run_ic_eval(const EvalOptions& options) {
   if (options.drivers.empty()) throw UsageError("ic eval: --drivers lists no driver");
   if (options.reference.empty()) throw UsageError("ic eval: --reference REC|DRIVER is required");
+  if (options.rounds < 1) throw UsageError("ic eval: --rounds must be at least 1");
   const fs::path out = options.out.empty() ? fs::path("pictor-out") / "ic-eval" : fs::path(options.out);
   std::error_code ec;
   fs::create_directories(out, ec);
@@ -151,6 +194,9 @@ nlohmann::json run_ic_eval(const EvalOptions& options) {
   const bool ref_is_rec = fs::exists(fs::path(options.reference) / "recording.json");
   const std::string game = options.run.builtin.substr(0, options.run.builtin.find(':'));
   const bool has_truth = game == "racing" || game == "shooter" || game == "strategy";
+  if (has_truth && (options.run.builtin.find("truth=") != std::string::npos ||
+                    options.run.builtin.find("state=") != std::string::npos))
+    throw UsageError("ic eval sets the game's truth= and state= itself; leave them out of the target");
 
   struct Run {
     std::string label, spec;
@@ -158,72 +204,100 @@ nlohmann::json run_ic_eval(const EvalOptions& options) {
   };
   std::vector<Run> runs;
   if (!ref_is_rec) runs.push_back({"reference", options.reference, true});
-  for (const auto& d : options.drivers) runs.push_back({label_of(d), d, false});
+  for (const auto& d : options.drivers) {
+    // The reference once more as a driver is the control row: the error a perfect imitation gets
+    // on this machine. Repeated labels are numbered so every row stays distinct.
+    std::string label = label_of(d);
+    int same = 1;
+    for (const auto& r : runs) same += r.label == label || r.label.rfind(label + "#", 0) == 0;
+    if (same > 1 || label == "reference") label += fmt::format("#{}", std::max(same, 2));
+    runs.push_back({label, d, false});
+  }
   // Check every spec before the first session starts (a typo should not cost a whole run).
   for (const auto& r : runs)
     if (r.spec != "reference" && r.spec.rfind("reference:", 0) != 0) drivers::make_driver(r.spec);
 
-  SessionOutcome reference;
+  SessionOutcome recorded_reference;
   std::string reference_source;
-  nlohmann::json sessions = nlohmann::json::array();
-  std::vector<std::pair<std::string, SessionOutcome>> outcomes;
   if (ref_is_rec) {
     const Recording rec = read_recording(options.reference);
-    reference = read_session_outcome((fs::path(options.reference) / rec.info.session).string());
+    recorded_reference = read_session_outcome((fs::path(options.reference) / rec.info.session).string());
     reference_source = fs::absolute(options.reference).lexically_normal().string();
   }
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const fs::path dir = out / fmt::format("{:02d}-{}", i, safe_name(runs[i].label));
-    runner::RunOptions o = options.run;
-    o.out_dir = dir.string();
-    std::string spec = runs[i].spec;
-    const fs::path abs = fs::absolute(dir);
-    if (has_truth) {
-      std::string extra = fmt::format("state={}", (abs / "state.csv").string());
-      if (spec == "reference" || spec.rfind("reference:", 0) == 0) {
-        extra += fmt::format(",truth={}", (abs / "truth").string());
-        const std::string more = spec.size() > 10 ? "," + spec.substr(10) : "";
-        spec = fmt::format("reference:game={},seed={},truth={}{}", game, options.seed, (abs / "truth").string(), more);
+  nlohmann::json sessions = nlohmann::json::array();
+  std::vector<nlohmann::json> round_rows;
+  for (int round = 1; round <= options.rounds; ++round) {
+    // One round: the reference (when it is a driver) and then every driver, each in its own
+    // session. Rounds repeat the whole set in turn, so slow drift in the machine's load reaches
+    // every row alike.
+    const fs::path round_dir = options.rounds == 1 ? out : out / fmt::format("r{}", round);
+    SessionOutcome reference = recorded_reference;
+    std::vector<std::pair<std::string, SessionOutcome>> outcomes;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const fs::path dir = round_dir / fmt::format("{:02d}-{}", i, safe_name(runs[i].label));
+      runner::RunOptions o = options.run;
+      o.out_dir = dir.string();
+      std::string spec = runs[i].spec;
+      const fs::path abs = fs::absolute(dir);
+      if (has_truth) {
+        // Every row's game writes its ground truth, not only the reference's: writing a label file
+        // per frame costs the app time (docs/performance.md, "What ground truth costs"), and a row
+        // must differ from the reference only in its driver.
+        std::string extra = fmt::format("state={},truth={}", (abs / "state.csv").string(), (abs / "truth").string());
+        if (spec == "reference" || spec.rfind("reference:", 0) == 0) {
+          const std::string more = spec.size() > 10 ? "," + spec.substr(10) : "";
+          spec = fmt::format("reference:game={},seed={},truth={}{}", game, options.seed, (abs / "truth").string(), more);
+        }
+        o.builtin += (o.builtin.find(':') == std::string::npos ? ":" : ",") + extra;
       }
-      o.builtin += (o.builtin.find(':') == std::string::npos ? ":" : ",") + extra;
+      o.driver = spec;
+      if (!options.run.quiet) {
+        const std::string of_round = options.rounds > 1 ? fmt::format(" round {}/{}", round, options.rounds) : "";
+        std::fprintf(stderr, "pictor: ic eval%s: %s (%s)\n", of_round.c_str(), runs[i].label.c_str(), spec.c_str());
+      }
+      const runner::RunResult r = runner::run_session(o);
+      nlohmann::json s{{"driver", runs[i].label}, {"spec", spec}, {"round", round},
+                       {"session", abs.lexically_normal().string()}, {"exit_code", r.exit_code},
+                       {"failure", r.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.failure)}};
+      sessions.push_back(s);
+      SessionOutcome outcome;
+      try {
+        outcome = read_session_outcome(dir.string());
+      } catch (const UsageError& e) {
+        sessions.back()["failure"] = e.what();
+      }
+      if (runs[i].reference) {
+        reference = outcome;
+        reference_source = spec;
+      }
+      outcomes.emplace_back(runs[i].label, std::move(outcome));
     }
-    o.driver = spec;
-    if (!options.run.quiet) std::fprintf(stderr, "pictor: ic eval: %s (%s)\n", runs[i].label.c_str(), spec.c_str());
-    const runner::RunResult r = runner::run_session(o);
-    nlohmann::json s{{"driver", runs[i].label}, {"spec", spec}, {"session", abs.lexically_normal().string()},
-                     {"exit_code", r.exit_code}, {"failure", r.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.failure)}};
-    sessions.push_back(s);
-    SessionOutcome outcome;
-    try {
-      outcome = read_session_outcome(dir.string());
-    } catch (const UsageError& e) {
-      sessions.back()["failure"] = e.what();
-    }
-    if (runs[i].reference) {
-      reference = outcome;
-      reference_source = spec;
-    }
-    outcomes.emplace_back(runs[i].label, std::move(outcome));
+    nlohmann::json rows = nlohmann::json::array();
+    rows.push_back(compare_row("reference", reference, reference));
+    for (std::size_t i = 0; i < outcomes.size(); ++i)
+      if (!runs[i].reference) rows.push_back(compare_row(outcomes[i].first, outcomes[i].second, reference));
+    round_rows.push_back(std::move(rows));
   }
-  nlohmann::json rows = nlohmann::json::array();
-  nlohmann::json ref_row = compare_row("reference", reference, reference);
-  ref_row["source"] = reference_source;
-  rows.push_back(ref_row);
-  for (std::size_t i = 0; i < outcomes.size(); ++i)
-    if (!runs[i].reference) rows.push_back(compare_row(outcomes[i].first, outcomes[i].second, reference));
-  const nlohmann::json eval{{"schema", 1},
+  nlohmann::json rows = options.rounds == 1 ? round_rows.front() : median_rows(round_rows);
+  // A driver-run reference's spec names its own session's truth directory; say what it was.
+  rows[0]["source"] = ref_is_rec || options.rounds == 1 ? reference_source : options.reference;
+  const nlohmann::json eval{{"schema", 2},
                             {"benchmark", options.target_label},
                             {"adapter", options.run.adapter},
                             {"net", options.run.net},
                             {"duration_s", options.run.duration_s},
-                            {"reference", reference_source},
+                            {"rounds", options.rounds},
+                            {"reference", rows[0]["source"]},
                             {"rows", rows},
+                            {"round_rows", round_rows},
                             {"sessions", sessions},
                             {"definitions",
                              {{"mean_error_pct", "(mean RTT - reference mean RTT) / reference mean RTT * 100"},
                               {"ks", "two-sample Kolmogorov-Smirnov statistic, sup |F_driver - F_reference|"},
                               {"wasserstein_ms", "1-D Wasserstein distance, integral of |F_driver - F_reference| dx"},
-                              {"apm", "key/button presses + pointer motions sent per minute of session"}}}};
+                              {"apm", "key/button presses + pointer motions sent per minute of session"},
+                              {"rounds", "with rounds > 1 each row's numbers are nearest-rank medians over the "
+                                         "rounds (each round compared with its own reference), n is summed"}}}};
   std::ofstream(out / "ic_eval.json") << eval.dump(2) << "\n";
   return eval;
 }
@@ -232,7 +306,10 @@ std::string format_ic_eval(const nlohmann::json& eval) {
   auto num = [](const nlohmann::json& v, const char* f) {
     return v.is_number() ? fmt::format(fmt::runtime(f), v.get<double>()) : std::string("-");
   };
-  std::string s = fmt::format("{} — RTT by driver vs reference ({})\n", eval.value("benchmark", ""), eval.value("reference", ""));
+  const int rounds = eval.value("rounds", 1);
+  std::string s = fmt::format("{} — RTT by driver vs reference ({}){}\n", eval.value("benchmark", ""),
+                              eval.value("reference", ""),
+                              rounds > 1 ? fmt::format("; medians of {} rounds, n summed", rounds) : "");
   s += fmt::format("{:<14}{:>6}{:>9}{:>9}{:>8}{:>8}{:>8}{:>8}{:>8}{:>9}{:>8}  {}\n", "driver", "n", "mean ms",
                    "err %", "p1", "p25", "p75", "p99", "KS", "W1 ms", "APM", "outcome");
   for (const auto& r : eval["rows"]) {
@@ -248,6 +325,15 @@ std::string format_ic_eval(const nlohmann::json& eval) {
                      num(r["p1_ms"], "{:.1f}"), num(r["p25_ms"], "{:.1f}"), num(r["p75_ms"], "{:.1f}"),
                      num(r["p99_ms"], "{:.1f}"), num(r["ks"], "{:.3f}"), num(r["wasserstein_ms"], "{:.2f}"),
                      num(r["apm"], "{:.0f}"), outcome);
+  }
+  if (rounds > 1) {
+    s += "by round (mean ms, err %):\n";
+    for (const auto& r : eval["rows"]) {
+      std::string line;
+      for (const auto& pr : r.value("per_round", nlohmann::json::array()))
+        line += fmt::format("  {} {}", num(pr["mean_ms"], "{:.1f}"), num(pr["mean_error_pct"], "{:+.1f}"));
+      s += fmt::format("{:<14}{}\n", r["driver"].get<std::string>(), line);
+    }
   }
   return s;
 }

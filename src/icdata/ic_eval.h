@@ -40,7 +40,15 @@ struct EvalOptions {
   std::vector<std::string> drivers;   // specs; "reference" means the seeded reference player
   std::uint64_t seed = 1;             // the reference player's seed when run as a driver
   std::string out;                    // directory for the sessions and ic_eval.json
+  int rounds = 1;                     // the whole set of sessions, this many times in turn
 };
+
+// Rows of several rounds (each an array of compare_row results, reference first) as one row per
+// driver: every number is the nearest-rank median over the rounds that have it (null when none),
+// `n` the matched inputs of all rounds together, `state` the median of each numeric state column
+// (text columns from the last round), and `per_round` the mean, the error and the state of each
+// round. Drivers keep the first round's order. Throws UsageError when rounds list other drivers.
+nlohmann::json median_rows(const std::vector<nlohmann::json>& round_rows);
 
 // Runs the sessions (OUT/NN-NAME), returns and writes OUT/ic_eval.json. Throws UsageError for
 // bad options; a failed session stays in the table with its failure.

@@ -9,7 +9,8 @@ namespace pictor::icdata {
 
 RecordingDriver::RecordingDriver(std::unique_ptr<drivers::Driver> inner, std::string rec_dir, Size frame_size,
                                  int jpeg_quality, std::shared_ptr<RecordingLog> log)
-    : inner_(std::move(inner)), inner_wants_image_(inner_->wants_image()), rec_dir_(std::move(rec_dir)),
+    : inner_(std::move(inner)), human_(dynamic_cast<HumanDriver*>(inner_.get())),
+      inner_wants_image_(inner_->wants_image()), rec_dir_(std::move(rec_dir)),
       frame_size_(frame_size), quality_(jpeg_quality), log_(std::move(log)) {}
 
 void RecordingDriver::save_frame(const drivers::ClientView& view) {
@@ -46,8 +47,8 @@ drivers::Step RecordingDriver::step(const drivers::ClientView& view) {
 
 void RecordingDriver::take_human_inputs() {
   // A person's inputs do not pass through step(): the human driver records them itself.
-  if (auto* human = dynamic_cast<HumanDriver*>(inner_.get())) {
-    auto taken = human->take();
+  if (human_) {
+    auto taken = human_->take();
     std::lock_guard lock(log_->mutex);
     for (auto& r : taken) log_->inputs.push_back(r);
   }

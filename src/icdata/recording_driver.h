@@ -11,6 +11,8 @@
 
 namespace pictor::icdata {
 
+class HumanDriver;
+
 // What the wrapper saw, kept apart from the driver because the session destroys the driver;
 // `pictor record` reads it after run_session returns.
 struct RecordingLog {
@@ -40,6 +42,7 @@ class RecordingDriver : public drivers::Driver {
   void take_human_inputs();
 
   std::unique_ptr<drivers::Driver> inner_;
+  HumanDriver* human_;  // inner_ when it is a person's driver (its inputs bypass step()), else null
   bool inner_wants_image_;
   std::string rec_dir_;
   Size frame_size_;

@@ -10,76 +10,21 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/exec.h"
 
 namespace pictor::net {
 namespace {
 
-struct ToolResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together, trailing newlines removed
-};
-
 // tc lives in /usr/sbin, which is not on every user's PATH.
 std::optional<std::string> find_tool(const std::string& name) {
-  std::vector<std::string> dirs;
-  if (const char* path = std::getenv("PATH")) {
-    std::string p = path;
-    for (std::size_t start = 0; start <= p.size();) {
-      const auto end = p.find(':', start);
-      dirs.push_back(p.substr(start, end == std::string::npos ? std::string::npos : end - start));
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-  }
-  for (const char* d : {"/usr/sbin", "/sbin", "/usr/bin"}) dirs.emplace_back(d);
-  for (const auto& d : dirs) {
-    if (d.empty()) continue;
-    const auto candidate = std::filesystem::path(d) / name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  return std::nullopt;
+  return find_executable(name, {"/usr/sbin", "/sbin", "/usr/bin"});
 }
 
-ToolResult run_tool(const std::vector<std::string>& argv) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw RunError("pipe failed while running " + argv.front());
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    throw RunError("fork failed while running " + argv.front());
-  }
-  if (pid == 0) {
-    ::dup2(fds[1], 1);
-    ::dup2(fds[1], 2);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  ToolResult r;
-  char buf[512];
-  for (;;) {
-    const auto n = ::read(fds[0], buf, sizeof buf);
-    if (n > 0) {
-      r.output.append(buf, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  while (!r.output.empty() && (r.output.back() == '\n' || r.output.back() == ' ')) r.output.pop_back();
+CommandOutput run_tool(const std::vector<std::string>& argv) {
+  CommandOutput r = run_and_capture(argv);
   // tc's messages can span lines; one line is what a user sees.
-  for (auto& c : r.output)
-    if (c == '\n') c = ' ';
+  for (auto& ch : r.output)
+    if (ch == '\n') ch = ' ';
   return r;
 }
 

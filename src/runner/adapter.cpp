@@ -49,17 +49,18 @@ int pick_free_port() {
 namespace {
 
 // The first line a program prints for `--version`-style flags, for run.json.
-std::string program_version(const std::vector<std::string>& argv, const std::string& must_contain) {
-  std::string cmd;
-  for (const auto& a : argv) cmd += a + " ";
-  cmd += "2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(cmd.c_str(), "r"), ::pclose);
-  if (!pipe) return {};
-  std::array<char, 512> line{};
-  while (std::fgets(line.data(), line.size(), pipe.get())) {
-    std::string s(line.data());
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-    if (s.find(must_contain) != std::string::npos) return s;
+std::string program_version(std::vector<std::string> argv, const std::string& must_contain) {
+  const auto exe = find_executable(argv.front());
+  if (!exe) return {};
+  argv.front() = *exe;
+  const CommandOutput r = run_and_capture(argv);
+  for (std::size_t start = 0; start < r.output.size();) {
+    auto end = r.output.find('\n', start);
+    if (end == std::string::npos) end = r.output.size();
+    std::string line = r.output.substr(start, end - start);
+    while (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find(must_contain) != std::string::npos) return line;
+    start = end + 1;
   }
   return {};
 }

@@ -24,27 +24,6 @@ std::string ExitStatus::describe() const {
   return std::string("killed by SIG") + (name ? name : std::to_string(signal));
 }
 
-std::optional<std::string> find_executable(const std::string& program) {
-  if (program.empty()) return std::nullopt;
-  auto ok = [](const std::string& p) {
-    struct stat st{};
-    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
-  };
-  if (program.find('/') != std::string::npos) return ok(program) ? std::optional(program) : std::nullopt;
-  const char* path = getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= dirs.size()) {
-    const auto end = dirs.find(':', start);
-    std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (dir.empty()) dir = ".";
-    if (ok(dir + "/" + program)) return dir + "/" + program;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return std::nullopt;
-}
-
 Process Process::spawn(const SpawnOptions& options) {
   if (options.argv.empty()) throw UsageError("no command given");
   const auto exe = find_executable(options.argv[0]);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/exec.h"
+
 namespace pictor::runner {
 
 struct ExitStatus {
@@ -56,7 +58,6 @@ class Process {
   std::optional<ExitStatus> status_;
 };
 
-// Whether an executable named `program` can be found (absolute/relative path or via $PATH).
-std::optional<std::string> find_executable(const std::string& program);
+using pictor::find_executable;  // core/exec.h
 
 }  // namespace pictor::runner

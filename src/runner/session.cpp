@@ -224,8 +224,10 @@ RunResult run_session(const RunOptions& options) {
       XSync(x->display(), False);
       run["keyboard_auto_repeat"] = false;
     }
+    std::optional<RfbEndpoint> served;  // where the adapter serves the display over RFB
     if (remote) {
-      const RfbEndpoint server = *adapter->rfb();
+      served = adapter->rfb();
+      const RfbEndpoint& server = *served;
       progress.note(fmt::format("pictor: {} serves the session's display on {}:{} (a VNC viewer can watch and play)",
                                 options.adapter, server.host, server.port));
       if (use_netem) {
@@ -236,7 +238,7 @@ RunResult run_session(const RunOptions& options) {
     }
     if (driver) {
       drivers::SessionContext context{adapter->display(), options.adapter, std::nullopt};
-      if (remote) context.rfb_port = adapter->rfb()->port;
+      if (served) context.rfb_port = served->port;
       driver->attach(context);
     }
     SpawnOptions spawn;
@@ -274,7 +276,7 @@ RunResult run_session(const RunOptions& options) {
           const client::WindowInfo w = client::wait_for_app_window(*x, 10.0, [&app] { return app->running(); });
           x.reset();
           run["window"] = {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}};
-          const RfbEndpoint server = *adapter->rfb();
+          const RfbEndpoint& server = *served;
           int port = server.port;
           if (!net_spec.is_identity() && !use_netem) {
             net::RelayOptions ro;

@@ -326,3 +326,38 @@ TEST_P(GameApp, ReactsToXInputReplaysExactlyAndWritesValidTruth) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Games, GameApp, ::testing::Values("racing", "shooter", "strategy"));
+
+namespace {
+
+// max_fps=N, which every scene takes, limits the frame rate: llvmpipe draws racing at 50–130
+// frames a second here, and with max_fps=15 the app's own count stays at or below 15 a second.
+TEST(FrameLimiter, MaxFpsCapsTheAppsOwnFrameRate) {
+  auto xvfb = runner::Xvfb::start({kW, kH});
+  const fs::path out = fs::temp_directory_path() / ("pictor-limiter-" + std::to_string(getpid()));
+  runner::SpawnOptions o;
+  o.argv = {PICTOR_APP_BIN_PATH, "racing:seed=2,max_fps=15", "--duration", "3", "--report"};
+  o.env["DISPLAY"] = xvfb->display();
+  o.stdout_path = out.string() + ".out";
+  o.stderr_path = out.string() + ".log";
+  auto app = runner::Process::spawn(o);
+  const auto status = app.wait_for(30);
+  ASSERT_TRUE(status.has_value());
+  ASSERT_TRUE(status->exited && status->code == 0) << status->describe() << "\n" << slurp(out.string() + ".log");
+  const std::string report = slurp(out.string() + ".out");
+  const auto at = report.find("fps=");
+  ASSERT_NE(at, std::string::npos) << report;
+  const double fps = std::stod(report.substr(at + 4));
+  const auto frames_at = report.find("frames=");
+  ASSERT_NE(frames_at, std::string::npos) << report;
+  const double frames = std::stod(report.substr(frames_at + 7));
+  // Frames *start* at least 1/15 s apart; the report counts from the first swap, and the first
+  // frame (shader compiles) finishes late, so the first swap interval may be short: one frame's
+  // allowance.
+  ASSERT_GT(frames, 3.0) << report;
+  EXPECT_LE(fps, 15.0 * (frames - 1) / (frames - 2) + 1e-3) << report;
+  EXPECT_GT(fps, 3.0) << report;  // it still runs
+  fs::remove(out.string() + ".out");
+  fs::remove(out.string() + ".log");
+}
+
+}  // namespace

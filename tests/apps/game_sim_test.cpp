@@ -7,6 +7,7 @@
 
 #include "apps/game/game_registry.h"
 #include "apps/game/state_log.h"
+#include "apps/scene.h"
 #include "apps/scenes/racing/racing_models.h"
 #include "apps/scenes/shooter/shooter_models.h"
 #include "apps/scenes/strategy/strategy_models.h"
@@ -320,3 +321,18 @@ TEST(StateLog, InputTextRoundTrips) {
   }
   EXPECT_EQ(game::input_text(key(Kind::key_down, XK_Up)), "key_down Up 640 360");
 }
+
+namespace {
+
+TEST(CommonSceneOptions, EverySceneTakesMaxFpsAndChecksIt) {
+  for (const auto& info : apps::scene_registry()) {
+    const apps::SceneOptions given(info.make()->options(), {{"max_fps", "60"}}, info.name);
+    EXPECT_DOUBLE_EQ(given.number("max_fps", 0, 10000), 60.0) << info.name;
+    const apps::SceneOptions defaults(info.make()->options(), {}, info.name);
+    EXPECT_DOUBLE_EQ(defaults.number("max_fps", 0, 10000), 0.0) << info.name;  // no limit
+    const apps::SceneOptions bad(info.make()->options(), {{"max_fps", "fast"}}, info.name);
+    EXPECT_THROW(bad.number("max_fps", 0, 10000), UsageError) << info.name;
+  }
+}
+
+}  // namespace

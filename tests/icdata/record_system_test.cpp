@@ -67,6 +67,40 @@ TEST(RecordSystem, ReplayRunsAndIsTracked) {
   EXPECT_TRUE(summary["rtt_ms"]["mean"].is_number());
 }
 
+// `ic eval` in two rounds: the live reference and a baseline, each round in its own folder, every
+// row's game writing its ground truth (the same app work in every row), medians over the rounds.
+TEST(RecordSystem, EvalRunsRoundsWithTheSameGameInEveryRow) {
+  const std::string out = test::temp_dir("eval") + "/e";
+  ASSERT_EQ(run(std::string(PICTOR_BIN) + " -q ic eval --rounds 2 --reference reference --drivers slow-motion:" +
+                recording() + " builtin:racing:seed=2 -d 3s -o " + out),
+            0);
+  std::ifstream in(out + "/ic_eval.json");
+  const auto eval = nlohmann::json::parse(in);
+  EXPECT_EQ(eval["rounds"], 2);
+  ASSERT_EQ(eval["sessions"].size(), 4u);
+  for (const auto& s : eval["sessions"]) {
+    EXPECT_EQ(s["exit_code"], 0) << s.dump();
+    EXPECT_TRUE(fs::exists(s["session"].get<std::string>() + "/truth/classes.txt")) << s["session"];
+    EXPECT_TRUE(fs::exists(s["session"].get<std::string>() + "/state.csv")) << s["session"];
+  }
+  EXPECT_TRUE(fs::is_directory(out + "/r1/00-reference"));
+  EXPECT_TRUE(fs::is_directory(out + "/r2/01-slow-motion"));
+  ASSERT_EQ(eval["rows"].size(), 2u);
+  const auto& row = eval["rows"][1];
+  EXPECT_EQ(row["driver"], "slow-motion");
+  ASSERT_EQ(row["per_round"].size(), 2u);
+  std::size_t n = 0;
+  for (const auto& r : eval["round_rows"]) n += r[1]["n"].get<std::size_t>();
+  EXPECT_EQ(row["n"].get<std::size_t>(), n);
+  EXPECT_GT(n, 0u);
+  EXPECT_TRUE(row["mean_error_pct"].is_number());
+  // A target that already names the truth directory is refused before any session starts.
+  EXPECT_EQ(run(std::string(PICTOR_BIN) + " -q ic eval --reference reference --drivers slow-motion:" + recording() +
+                " builtin:racing:truth=/tmp/x -d 1s -o " + out + "2"),
+            2);
+  EXPECT_FALSE(fs::exists(out + "2/00-reference"));
+}
+
 TEST(RecordSystem, RefusesToOverwriteARecording) {
   EXPECT_EQ(run(std::string(PICTOR_BIN) + " -q record builtin:racing -d 1s --out " + recording()), 2);
 }

@@ -1,0 +1,83 @@
+// `ic eval`'s comparison of rounds: rows of several rounds become one median row per driver,
+// on rows built from constructed session outcomes whose answers are known by hand.
+#include "icdata/ic_eval.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace pictor::icdata {
+namespace {
+
+SessionOutcome outcome(std::vector<double> rtt_ms, double score) {
+  SessionOutcome o;
+  o.rtt_ms = std::move(rtt_ms);
+  o.presses = o.rtt_ms.size();
+  o.inputs_sent = o.rtt_ms.size();
+  o.duration_s = 60;
+  o.state = {{"score", score}, {"phase", "play"}};
+  return o;
+}
+
+nlohmann::json round(const SessionOutcome& ref, const SessionOutcome& ic) {
+  return nlohmann::json::array({compare_row("reference", ref, ref), compare_row("ic", ic, ref)});
+}
+
+TEST(IcEval, CompareRowErrorIsSignedShareOfTheReferenceMean) {
+  const nlohmann::json row = compare_row("ic", outcome({9, 11}, 1), outcome({20, 20}, 1));
+  EXPECT_DOUBLE_EQ(row["mean_ms"].get<double>(), 10.0);
+  EXPECT_DOUBLE_EQ(row["mean_error_pct"].get<double>(), -50.0);
+  EXPECT_DOUBLE_EQ(row["ks"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(row["apm"].get<double>(), 2.0);
+}
+
+TEST(IcEval, NoMatchedInputGivesNullNotZero) {
+  const nlohmann::json row = compare_row("ic", outcome({}, 0), outcome({20}, 1));
+  EXPECT_TRUE(row["mean_ms"].is_null());
+  EXPECT_TRUE(row["mean_error_pct"].is_null());
+  EXPECT_TRUE(row["ks"].is_null());
+}
+
+TEST(IcEval, MedianRowsTakeTheMiddleRoundPerNumberAndSumN) {
+  // Errors per round: +10 %, -20 %, +5 % → median +5 %; scores 3, 9, 6 → 6.
+  const std::vector<nlohmann::json> rounds{round(outcome({10, 10}, 1), outcome({11, 11}, 3)),
+                                           round(outcome({10, 10}, 2), outcome({8, 8, 8}, 9)),
+                                           round(outcome({20, 20}, 3), outcome({21}, 6))};
+  const nlohmann::json rows = median_rows(rounds);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["driver"], "reference");
+  EXPECT_DOUBLE_EQ(rows[0]["mean_error_pct"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(rows[0]["state"]["score"].get<double>(), 2.0);
+  const nlohmann::json& ic = rows[1];
+  EXPECT_EQ(ic["driver"], "ic");
+  EXPECT_EQ(ic["n"].get<std::size_t>(), 6u);
+  EXPECT_NEAR(ic["mean_error_pct"].get<double>(), 5.0, 1e-9);
+  EXPECT_DOUBLE_EQ(ic["mean_ms"].get<double>(), 11.0);  // of 11, 8, 21
+  EXPECT_DOUBLE_EQ(ic["state"]["score"].get<double>(), 6.0);
+  EXPECT_EQ(ic["state"]["phase"], "play");
+  ASSERT_EQ(ic["per_round"].size(), 3u);
+  EXPECT_NEAR(ic["per_round"][1]["mean_error_pct"].get<double>(), -20.0, 1e-9);
+  EXPECT_DOUBLE_EQ(ic["per_round"][2]["state"]["score"].get<double>(), 6.0);
+}
+
+TEST(IcEval, MedianSkipsRoundsWithoutTheNumber) {
+  // The middle round matched nothing: the median is over the two that did (nearest rank: lower).
+  const std::vector<nlohmann::json> rounds{round(outcome({10}, 1), outcome({12}, 1)),
+                                           round(outcome({10}, 1), outcome({}, 1)),
+                                           round(outcome({10}, 1), outcome({14}, 1))};
+  const nlohmann::json rows = median_rows(rounds);
+  EXPECT_NEAR(rows[1]["mean_error_pct"].get<double>(), 20.0, 1e-9);
+  EXPECT_TRUE(rows[1]["per_round"][1]["mean_error_pct"].is_null());
+}
+
+TEST(IcEval, RoundsWithOtherDriversAreRefused) {
+  const SessionOutcome a = outcome({10}, 1);
+  nlohmann::json other = round(a, a);
+  other[1]["driver"] = "replay";
+  EXPECT_THROW(median_rows({round(a, a), other}), UsageError);
+}
+
+}  // namespace
+}  // namespace pictor::icdata
