@@ -173,6 +173,22 @@ nlohmann::json median_rows(const std::vector<nlohmann::json>& round_rows) {
         if (value.is_number()) state[key] = median_of(i, key, "state");
       row["state"] = state;
     }
+    // Pooled over the rounds: every matched input of every round counts once (Σ n·mean / Σ n),
+    // which uses the samples better than a median of per-round errors when rounds are few.
+    auto pooled_mean = [&](std::size_t r) {
+      double sum = 0, count = 0;
+      for (const auto& rows : round_rows) {
+        const nlohmann::json& x = rows[r];
+        if (!x["mean_ms"].is_number()) continue;
+        const double k = static_cast<double>(x.value("n", std::size_t{0}));
+        sum += k * x["mean_ms"].get<double>();
+        count += k;
+      }
+      return count > 0 ? sum / count : NAN;
+    };
+    const double pooled = pooled_mean(i), pooled_ref = pooled_mean(0);
+    row["pooled_mean_ms"] = number_or_null(pooled);
+    row["pooled_error_pct"] = number_or_null((pooled - pooled_ref) / pooled_ref * 100.0);
     nlohmann::json per_round = nlohmann::json::array();
     for (const auto& rows : round_rows)
       per_round.push_back({{"mean_ms", rows[i]["mean_ms"]}, {"mean_error_pct", rows[i]["mean_error_pct"]},
@@ -297,7 +313,9 @@ nlohmann::json run_ic_eval(const EvalOptions& options) {
                               {"wasserstein_ms", "1-D Wasserstein distance, integral of |F_driver - F_reference| dx"},
                               {"apm", "key/button presses + pointer motions sent per minute of session"},
                               {"rounds", "with rounds > 1 each row's numbers are nearest-rank medians over the "
-                                         "rounds (each round compared with its own reference), n is summed"}}}};
+                                         "rounds (each round compared with its own reference), n is summed"},
+                              {"pooled_error_pct", "(pooled mean - reference pooled mean) / reference pooled mean * 100, "
+                                                   "pooled mean = sum of n * mean over rounds / sum of n"}}}};
   std::ofstream(out / "ic_eval.json") << eval.dump(2) << "\n";
   return eval;
 }
@@ -327,6 +345,10 @@ std::string format_ic_eval(const nlohmann::json& eval) {
                      num(r["apm"], "{:.0f}"), outcome);
   }
   if (rounds > 1) {
+    s += "pooled over the rounds (every matched input once): mean ms, err %\n";
+    for (const auto& r : eval["rows"])
+      s += fmt::format("{:<14}  {} {}\n", r["driver"].get<std::string>(), num(r.value("pooled_mean_ms", nlohmann::json()), "{:.2f}"),
+                       num(r.value("pooled_error_pct", nlohmann::json()), "{:+.1f}"));
     s += "by round (mean ms, err %):\n";
     for (const auto& r : eval["rows"]) {
       std::string line;

@@ -57,6 +57,9 @@ TEST(IcEval, MedianRowsTakeTheMiddleRoundPerNumberAndSumN) {
   EXPECT_DOUBLE_EQ(ic["mean_ms"].get<double>(), 11.0);  // of 11, 8, 21
   EXPECT_DOUBLE_EQ(ic["state"]["score"].get<double>(), 6.0);
   EXPECT_EQ(ic["state"]["phase"], "play");
+  // Pooled: ic (22 + 24 + 21) / 6 = 11.1667 ms against the reference's (20 + 20 + 40) / 6.
+  EXPECT_NEAR(ic["pooled_mean_ms"].get<double>(), 67.0 / 6.0, 1e-9);
+  EXPECT_NEAR(ic["pooled_error_pct"].get<double>(), (67.0 / 80.0 - 1.0) * 100.0, 1e-9);
   ASSERT_EQ(ic["per_round"].size(), 3u);
   EXPECT_NEAR(ic["per_round"][1]["mean_error_pct"].get<double>(), -20.0, 1e-9);
   EXPECT_DOUBLE_EQ(ic["per_round"][2]["state"]["score"].get<double>(), 6.0);
