@@ -172,8 +172,13 @@ class IcDriver final : public drivers::Driver {
     detections_ += objects.size();
     frame_ = Frame{&image, &features, &p};
     for (std::size_t k = 0; k < vocabulary_.size(); ++k) {
-      const bool want = p.held_probability[k] >= thresholds_[k];
-      if (options_.hybrid) {
+      // act=hybrid clicks pointer buttons on sampled onsets (as act=onsets): a click is a tap of
+      // a frame or two, down on ~2 % of the recorded frames, and a held threshold calibrated
+      // offline on so rare a state never fired live (strategy: no button 1 press in 20 s).
+      const bool clicks = options_.hybrid && vocabulary_[k].button;
+      const double threshold = clicks && options_.hold < 0 ? m.release_thresholds[k] : thresholds_[k];
+      const bool want = p.held_probability[k] >= threshold;
+      if (options_.hybrid && !clicks) {
         if (want != held_[k]) {
           set(k, want, send);
         } else if (want && sample(p.onset_probability[k], m.repress_scales[k], step_ns)) {
@@ -183,7 +188,8 @@ class IcDriver final : public drivers::Driver {
         }
         continue;
       }
-      if (options_.onsets && sample(p.onset_probability[k], m.onset_scales[k], step_ns)) {
+      const bool onsets = options_.onsets || clicks;
+      if (onsets && sample(p.onset_probability[k], m.onset_scales[k], step_ns)) {
         // A press onset: a key already down is released and pressed again (as the teacher's
         // re-presses and repeated taps are).
         if (held_[k]) {
@@ -191,7 +197,7 @@ class IcDriver final : public drivers::Driver {
           ++re_presses_;
         }
         set(k, true, send);
-      } else if (want != held_[k] && (!want || !options_.onsets)) {
+      } else if (want != held_[k] && (!want || !onsets)) {
         // Releases follow the held probability; in `held` mode presses do too.
         set(k, want, send);
       }

@@ -322,6 +322,13 @@ nlohmann::json policy_score_json(const PolicyScore& s) {
 
 }  // namespace
 
+int auto_slots_per_class(const std::vector<std::vector<int>>& counts) {
+  int most = 0;
+  for (const auto& frame : counts)
+    for (const int n : frame) most = std::max(most, n);
+  return std::clamp(most, kMinSlots, kMaxSlots);
+}
+
 ModelManifest train_model(const TrainOptions& o) {
   const auto t0 = Clock::now();
   auto progress = [&](const std::string& line) { if (o.progress) o.progress(line); };
@@ -344,6 +351,17 @@ ModelManifest train_model(const TrainOptions& o) {
   m.vocabulary = recs[0].info.vocabulary;
   m.features.classes = static_cast<int>(m.classes.size());
   m.features.per_class = o.per_class;
+  if (o.per_class <= 0) {
+    std::vector<std::vector<int>> counts;
+    for (const auto& r : recs)
+      for (const TrainingFrame& f : r.frames) {
+        if (!f.objects) continue;
+        counts.emplace_back(m.classes.size(), 0);
+        for (const Detection& d : *f.objects)
+          if (d.cls >= 0 && d.cls < static_cast<int>(m.classes.size())) ++counts.back()[static_cast<std::size_t>(d.cls)];
+      }
+    m.features.per_class = auto_slots_per_class(counts);
+  }
   m.window_width = recs[0].info.window.width;
   m.window_height = recs[0].info.window.height;
   const auto classes = static_cast<int>(m.classes.size());
@@ -562,6 +580,9 @@ ModelManifest train_model(const TrainOptions& o) {
       {"batch", o.batch},
       {"sequence", t_len},
       {"held_out_fraction", o.held_out},
+      {"per_class", o.per_class > 0 ? nlohmann::json(o.per_class)
+                                    : nlohmann::json(fmt::format("auto: most objects of one class on a labelled frame, "
+                                                                 "clamped to {}..{}", kMinSlots, kMaxSlots))},
       {"frames", frames_total},
       {"frames_trained", train_frames},
       {"policy_features", "half the windows: the trained detector's output; half: ground-truth labels (carried "

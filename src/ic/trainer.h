@@ -18,7 +18,9 @@ struct TrainOptions {
   std::uint64_t seed = 1;
   int threads = 1;                      // torch intra-op threads
   NetworkShape shape;
-  int per_class = 4;                    // feature slots per class (features.h)
+  // Feature slots per class (features.h); 0: the most objects of one class on any labelled
+  // training frame, clamped to kMinSlots..kMaxSlots (auto_slots_per_class).
+  int per_class = 0;
   int batch = 16;
   int sequence = 32;
   // The last `held_out` fraction of each recording's frames is not trained on; the manifest's
@@ -28,6 +30,14 @@ struct TrainOptions {
   std::function<void(const std::string&)> progress;
   std::function<void(const std::string&)> note;
 };
+
+// The default number of feature slots per class: every object of a class that the labelled
+// frames show at once, so the pointer-target head can name any object the teacher clicked (the
+// strategy game shows 5 workers and 6 crystals; 4 slots dropped the rightmost crystals, the
+// ones the teacher sent workers to). At least kMinSlots, at most kMaxSlots (the policy's input
+// grows with it). `counts`: per labelled frame, per class, the number of objects.
+inline constexpr int kMinSlots = 4, kMaxSlots = 8;
+int auto_slots_per_class(const std::vector<std::vector<int>>& counts);
 
 // Throws UsageError for unusable recordings (named), RunError when MODEL cannot be written.
 // Deterministic for a given seed, data and thread count.

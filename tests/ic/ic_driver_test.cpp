@@ -182,7 +182,8 @@ TEST_F(IcDriverTest, RateLimitAndReport) {
 
 // A model built by hand whose outputs do not depend on the frame: the detector (all weights 0)
 // finds one box of class 0 in every grid cell (objectness logit 10, centre of the cell, width
-// and height 0.04), and the policy (output weights 0) always wants button1 down and puts all its
+// and height 0.04), and the policy (output weights 0) always wants button1 down, draws a button1
+// onset on every frame (logit 10, scale 1: act=hybrid clicks buttons on onsets) and puts all its
 // pointer-target probability on `slot`. Equal confidences fill the slots left to right, then top
 // to bottom: class 0's slot k is the cell in column 0, row k (centre x 0.5/16, y (k + 0.5)/9).
 // `clicky`: instead, button1 is never held but has a press onset and the pointer a move on every
@@ -198,7 +199,7 @@ std::string aiming_model(const std::string& name, int slot, double threshold, bo
   m.motion_scale = 0;
   m.hold_thresholds = m.release_thresholds = {0.5, 0.5};
   m.repress_scales = {0.0, 0.0};
-  m.onset_scales = {0.0, 0.0, 0.0};  // no re-presses, no sampled moves
+  m.onset_scales = {1.0, 0.0, 0.0};  // button1 onsets drawn, no sampled moves
   if (clicky) m.onset_scales = {1.0, 0.0, 1.0};
   m.frame_interval_ms = 20;
   m.aim_offsets = {{{0.0, 0.25}}, {{0.0, 0.0}}};
@@ -215,9 +216,9 @@ std::string aiming_model(const std::string& name, int slot, double threshold, bo
     pol->out->weight.zero_();
     pol->out->bias.fill_(-10.0f);  // keys up, onsets and moves improbable
     pol->out->bias[0] = 10.0f;     // button1 held
+    pol->out->bias[2] = 10.0f;     // button1 onset
     if (clicky) {
       pol->out->bias[0] = -10.0f;  // never held: a press is released on the next frame
-      pol->out->bias[2] = 10.0f;   // button1 onset
       pol->out->bias[4] = 10.0f;   // pointer move
     }
     pol->out->bias[2 * 2 + 3 + slot] = 10.0f;

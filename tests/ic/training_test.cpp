@@ -96,6 +96,13 @@ TEST_F(Training, PointerTargetStatisticsFromClicks) {
   EXPECT_EQ(loaded.manifest().aim_offsets, m.aim_offsets);
 }
 
+TEST(TrainingSlots, AsManyAsTheMostObjectsOfOneClassWithinBounds) {
+  EXPECT_EQ(auto_slots_per_class({}), kMinSlots);
+  EXPECT_EQ(auto_slots_per_class({{1, 0}, {2, 1}}), kMinSlots);
+  EXPECT_EQ(auto_slots_per_class({{5, 0}, {2, 6}}), 6);  // strategy: 6 crystals in view
+  EXPECT_EQ(auto_slots_per_class({{1, 14}}), kMaxSlots);
+}
+
 TEST_F(Training, RejectsRecordingWithoutLabels) {
   const std::string rec = test::temp_dir("train-nolabels");
   test::write_synthetic_rec(rec, 8);
