@@ -172,13 +172,18 @@ class IcDriver final : public drivers::Driver {
     detections_ += objects.size();
     frame_ = Frame{&image, &features, &p};
     for (std::size_t k = 0; k < vocabulary_.size(); ++k) {
-      // act=hybrid clicks pointer buttons on sampled onsets (as act=onsets): a click is a tap of
-      // a frame or two, down on ~2 % of the recorded frames, and a held threshold calibrated
-      // offline on so rare a state never fired live (strategy: no button 1 press in 20 s).
-      const bool clicks = options_.hybrid && vocabulary_[k].button;
-      const double threshold = clicks && options_.hold < 0 ? m.release_thresholds[k] : thresholds_[k];
-      const bool want = p.held_probability[k] >= threshold;
-      if (options_.hybrid && !clicks) {
+      // act=hybrid clicks pointer buttons: pressed on a sampled onset (as act=onsets), released
+      // on the next frame looked at. A click is a tap of a frame or two, down on ~2 % of the
+      // recorded frames: a held threshold calibrated offline on so rare a state never fired live
+      // (strategy: no button 1 press in 20 s), and a release threshold let buttons stay down
+      // for seconds over Xvnc.
+      if (options_.hybrid && vocabulary_[k].button) {
+        if (held_[k]) set(k, false, send);
+        if (sample(p.onset_probability[k], m.onset_scales[k], step_ns)) set(k, true, send);
+        continue;
+      }
+      const bool want = p.held_probability[k] >= thresholds_[k];
+      if (options_.hybrid) {
         if (want != held_[k]) {
           set(k, want, send);
         } else if (want && sample(p.onset_probability[k], m.repress_scales[k], step_ns)) {
@@ -188,8 +193,7 @@ class IcDriver final : public drivers::Driver {
         }
         continue;
       }
-      const bool onsets = options_.onsets || clicks;
-      if (onsets && sample(p.onset_probability[k], m.onset_scales[k], step_ns)) {
+      if (options_.onsets && sample(p.onset_probability[k], m.onset_scales[k], step_ns)) {
         // A press onset: a key already down is released and pressed again (as the teacher's
         // re-presses and repeated taps are).
         if (held_[k]) {
@@ -197,7 +201,7 @@ class IcDriver final : public drivers::Driver {
           ++re_presses_;
         }
         set(k, true, send);
-      } else if (want != held_[k] && (!want || !onsets)) {
+      } else if (want != held_[k] && (!want || !options_.onsets)) {
         // Releases follow the held probability; in `held` mode presses do too.
         set(k, want, send);
       }

@@ -243,6 +243,14 @@ TEST_F(IcDriverTest, PressAimsAtTheChosenBox) {
   EXPECT_EQ(s.send[1].x, x);
   EXPECT_EQ(s.send[1].y, y);
   EXPECT_EQ(d->report()["aimed_presses"], 1);
+  // act=hybrid clicks buttons: released on the next frame looked at, where it was pressed (and
+  // pressed again here, on this frame's onset).
+  const drivers::Step next = d->step(view(1'100'000'000, 2));
+  ASSERT_EQ(next.send.size(), 2u);
+  EXPECT_EQ(next.send[0].kind, InputKind::button_release);
+  EXPECT_EQ(next.send[0].x, x);
+  EXPECT_EQ(next.send[0].y, y);
+  EXPECT_EQ(next.send[1].kind, InputKind::button_press);
 
   // Another slot, another point: row 3.
   auto d3 = make_ic_driver(parse_ic_driver_args(aiming_model("aim-slot3", 3, 0.5), "ic"));
