@@ -15,7 +15,9 @@
 # Environment: IC_OPTIONS (appended to ic:MODEL, e.g. ",seed=2"), TRAIN_ARGS (to pictor train),
 # HELD_TOO=1 (also evaluate ic:MODEL,act=held: the earlier held-state behaviour, for comparison),
 # ONSETS_TOO=1 (also ic:MODEL,act=onsets: presses only from sampled onsets),
-# KEEP_RECS=1 (reuse recordings already in OUT), KEEP_MODEL=1 (reuse OUT/GAME/model), ROUNDS=N.
+# KEEP_RECS=1 (reuse recordings already in OUT), KEEP_MODEL=1 (reuse OUT/GAME/model), ROUNDS=N,
+# TARGET_OPTIONS (appended to builtin:GAME:seed=3; default ",max_fps=60": a capped game leaves
+# the client and the servers a core, and its RTT spreads far less between rounds; "" = uncapped).
 set -e
 PICTOR=$1
 OUT=$2
@@ -33,7 +35,7 @@ OUT=$(realpath "$OUT")
 for game in $GAMES; do
   G="$OUT/$game"
   mkdir -p "$G"
-  target="builtin:$game:seed=3"
+  target="builtin:$game:seed=3${TARGET_OPTIONS-,max_fps=60}"
   for setting in local xvnc20; do
     [ -n "$KEEP_RECS" ] && [ -f "$G/rec-$setting/recording.json" ] && continue
     rm -rf "$G/rec-$setting"
@@ -56,7 +58,8 @@ for game in $GAMES; do
     echo "training wall time: $(( $(date +%s) - start )) s" | tee -a "$G/train.txt"
   fi
   R="$G/rec-local"
-  drivers="ic:$G/model${IC_OPTIONS},replay:$R,gated-replay:$R,slow-motion:$R"
+  # `reference` once more as a driver is the control row: the error a perfect imitation gets.
+  drivers="reference,ic:$G/model${IC_OPTIONS},replay:$R,gated-replay:$R,slow-motion:$R"
   [ -n "$HELD_TOO" ] && drivers="$drivers,ic:$G/model,act=held"
   [ -n "$ONSETS_TOO" ] && drivers="$drivers,ic:$G/model,act=onsets"
   local_ref=reference
