@@ -313,7 +313,19 @@ RunResult run_session(const RunOptions& options) {
     for (;;) {
       measured_s = static_cast<double>(monotonic_ns() - start) * 1e-9;
       if (!app->running()) {
-        app_end = "exited by itself";
+        // An app whose display server died exits at once, often before the server is reaped:
+        // the server is the cause, so give it up to 200 ms to show as dead before blaming the app.
+        std::optional<std::string> dead = adapter->dead();
+        for (int i = 0; i < 10 && !dead; ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          dead = adapter->dead();
+        }
+        if (dead) {
+          dead_server = *dead;
+          app_end = "exited when " + dead->substr(0, dead->find(' ')) + " died";
+        } else {
+          app_end = "exited by itself";
+        }
         break;
       }
       if (g_interrupt.load()) {
