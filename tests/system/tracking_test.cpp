@@ -30,10 +30,13 @@ TEST(Tracking, InjectedLatencyShowsInRttAndAl) {
     EXPECT_GE(in["sent"].get<int>(), 20);
     EXPECT_EQ(in["matched"], in["sent"]) << in.dump();
   }
-  const double d_rtt = slow["rtt_ms"]["mean"].get<double>() - base["rtt_ms"]["mean"].get<double>();
-  const double d_al = slow["stages_ms"]["AL_ms"]["mean"].get<double>() - base["stages_ms"]["AL_ms"]["mean"].get<double>();
-  EXPECT_NEAR(d_rtt, 30.0, 2.0) << "RTT means " << base["rtt_ms"].dump() << " / " << slow["rtt_ms"].dump();
-  EXPECT_NEAR(d_al, 30.0, 2.0) << "AL means " << base["stages_ms"]["AL_ms"].dump() << " / "
+  // Medians, not means: on a loaded 2-core machine one input in ~40 can wait a whole extra frame
+  // behind another process (seen in CI: one 64 ms RTT moved the mean by 0.8 ms), which says
+  // nothing about the injected delay.
+  const double d_rtt = slow["rtt_ms"]["p50"].get<double>() - base["rtt_ms"]["p50"].get<double>();
+  const double d_al = slow["stages_ms"]["AL_ms"]["p50"].get<double>() - base["stages_ms"]["AL_ms"]["p50"].get<double>();
+  EXPECT_NEAR(d_rtt, 30.0, 2.0) << "RTT " << base["rtt_ms"].dump() << " / " << slow["rtt_ms"].dump();
+  EXPECT_NEAR(d_al, 30.0, 2.0) << "AL " << base["stages_ms"]["AL_ms"].dump() << " / "
                                << slow["stages_ms"]["AL_ms"].dump();
 }
 
