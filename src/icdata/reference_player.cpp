@@ -41,6 +41,9 @@ ReferenceOptions parse_reference_options(const std::map<std::string, std::string
       o.truth_dir = value;
     } else if (name == "max_hold") {
       o.max_hold_ns = static_cast<std::int64_t>(std::llround(parse_duration_s(value) * 1e9));
+    } else if (name == "settle") {
+      o.settle_ns = static_cast<std::int64_t>(std::llround(parse_duration_s(value) * 1e9));
+      if (o.settle_ns < 0) throw UsageError(fmt::format("driver '{}': settle must not be negative", spec));
     } else if (name == "rt") {
       o.reaction_median_ms = parse_duration_s(value) * 1e3;
       if (!(o.reaction_median_ms > 0)) throw UsageError(fmt::format("driver '{}': rt must be positive", spec));
@@ -48,7 +51,7 @@ ReferenceOptions parse_reference_options(const std::map<std::string, std::string
       o.reaction_max_ms = std::max(o.reaction_max_ms, o.reaction_median_ms * 2);
     } else {
       throw UsageError(fmt::format("driver '{}': unknown option '{}' (known: game=racing|shooter|strategy, seed=N, "
-                                   "truth=DIR, rt=DURATION, max_hold=DURATION)", spec, name));
+                                   "truth=DIR, rt=DURATION, max_hold=DURATION, settle=DURATION)", spec, name));
     }
   }
   if (o.game != "racing" && o.game != "shooter" && o.game != "strategy")
@@ -63,8 +66,9 @@ ReferencePlayer::ReferencePlayer(ReferenceOptions options)
     : options_(std::move(options)), policy_(make_game_policy(options_.game)), rng_(options_.seed) {}
 
 std::string ReferencePlayer::spec() const {
-  return fmt::format("reference:game={},seed={},rt={:g}ms,max_hold={:g}ms,truth={}", options_.game, options_.seed,
-                     options_.reaction_median_ms, static_cast<double>(options_.max_hold_ns) * 1e-6, options_.truth_dir);
+  return fmt::format("reference:game={},seed={},rt={:g}ms,max_hold={:g}ms,settle={:g}ms,truth={}", options_.game,
+                     options_.seed, options_.reaction_median_ms, static_cast<double>(options_.max_hold_ns) * 1e-6,
+                     static_cast<double>(options_.settle_ns) * 1e-6, options_.truth_dir);
 }
 
 std::vector<drivers::InputCode> ReferencePlayer::vocabulary() const {
@@ -117,6 +121,7 @@ drivers::Step ReferencePlayer::step(const drivers::ClientView& view) {
       else pressed_at_.erase(in.code);
     }
     out.send.push_back(in);
+    last_sent_ns_ = now;
     planned_.pop_front();
     ++inputs_sent_;
   }
@@ -149,6 +154,7 @@ drivers::Step ReferencePlayer::step(const drivers::ClientView& view) {
     ctx.held_keys = planned_keys_;
     ctx.pointer_x = planned_x_;
     ctx.pointer_y = planned_y_;
+    ctx.settled = planned_.empty() && (last_sent_ns_ < 0 || view.frame_seen_ns >= last_sent_ns_ + options_.settle_ns);
     ctx.rng = &rng_;
     std::int64_t look_again = 100'000'000;
     const std::vector<PlannedInput> plan = policy_->decide(ctx, look_again);
@@ -189,7 +195,8 @@ nlohmann::json ReferencePlayer::report() const {
                                                        : nlohmann::json(analysis::stats::percentile(reactions_ms_, 50))},
           {"frames_without_truth", frames_without_truth_},
           {"re_presses", re_presses_},
-          {"max_hold_ms", static_cast<double>(options_.max_hold_ns) * 1e-6}};
+          {"max_hold_ms", static_cast<double>(options_.max_hold_ns) * 1e-6},
+          {"settle_ms", static_cast<double>(options_.settle_ns) * 1e-6}};
 }
 
 }  // namespace pictor::icdata

@@ -28,6 +28,9 @@ struct ReferenceOptions {
   // session's X server turns a longer hold into release/press pairs the client never sent,
   // which puts the app's input count ahead of the client's and loses RTT tracking; 0 = off.
   std::int64_t max_hold_ns = 450'000'000;
+  // How long after its last input the player trusts a captured frame to show that input's effect
+  // (the policy's `settled`); covers the round trip locally and over Xvnc with a few ms of delay.
+  std::int64_t settle_ns = 100'000'000;
 };
 
 // "reference:game=racing,seed=3,truth=/abs/dir[,rt=215ms]". Throws UsageError for a missing or
@@ -58,6 +61,11 @@ struct PolicyContext {
   const tag::ImageView* image = nullptr;  // whole window (racing reads the road from it)
   std::vector<unsigned> held_keys;        // after the planned inputs
   int pointer_x = -1, pointer_y = -1;     // after the planned inputs
+  // Nothing planned is still to be sent, and the frame looked at was captured at least `settle`
+  // after the last input went out: it shows what the player's own actions did. A closed-loop
+  // correction (aiming) waits for this; without it every look during the reaction time queues
+  // another correction for the same error, and the aim overshoots.
+  bool settled = true;
   std::mt19937_64* rng = nullptr;
   double normal(double sd);               // N(0, sd) by Box–Muller on rng (portable)
   double unit();                          // uniform [0, 1)
@@ -104,6 +112,7 @@ class ReferencePlayer : public drivers::Driver {
   std::uint64_t decisions_ = 0, frames_without_truth_ = 0, inputs_sent_ = 0;
   std::vector<double> reactions_ms_;
   std::int64_t first_ns_ = -1, last_ns_ = -1;
+  std::int64_t last_sent_ns_ = -1;
 };
 
 }  // namespace pictor::icdata

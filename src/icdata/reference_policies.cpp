@@ -112,24 +112,32 @@ class ShooterPolicy : public GamePolicy {
       look_again = 120 * kMs;
       return plan;
     }
+    // Aim and fire only on a frame that shows what the last aim did (a person watches the
+    // crosshair land before correcting again or pulling the trigger).
+    if (!ctx.settled) {
+      look_again = 15 * kMs;
+      return plan;
+    }
     const double ex = target->cx() - W / 2.0, ey = (target->y0 + 0.45 * target->h()) - H / 2.0;
-    if (std::abs(ex) < std::max(4.0, 0.3 * target->w()) && std::abs(ey) < std::max(4.0, 0.3 * target->h())) {
+    if (std::abs(ex) < std::max(4.0, 0.25 * target->w()) && std::abs(ey) < std::max(4.0, 0.3 * target->h())) {
       plan.push_back({0, Input{InputKind::button_press, 1}});
       plan.push_back({static_cast<std::int64_t>((60 + 40 * ctx.unit()) * kMs), Input{InputKind::button_release, 1}});
       look_again = 140 * kMs;
       return plan;
     }
-    // About 0.3 px of pointer motion per pixel of screen offset turns the view onto it (the
-    // game turns 0.005 rad per pixel); the noise makes some aims over- or undershoot.
-    const double gain = kAimGain * (1 + ctx.normal(0.12));
+    // The game turns 0.005 rad per pixel of pointer motion and its vertical field of view is
+    // 1.2 rad, so a screen offset of e px needs e / (H/2 / tan 0.6 · 0.005) px of motion (0.38 at
+    // 720 rows). The player moves 90 % of that (people undershoot rather than overshoot), with
+    // ±12 % noise, and looks again once the frame shows where the view ended.
+    const double gain = kAimShare * std::tan(0.6) / (0.005 * H / 2.0) * (1 + ctx.normal(0.12));
     plan.push_back({0, Input{InputKind::pointer_motion, 0, clamp_to(ctx.pointer_x + ex * gain, 0, W - 1),
                              clamp_to(ctx.pointer_y + ey * gain, H / 4, 3 * H / 4)}});
-    look_again = 60 * kMs;
+    look_again = 15 * kMs;
     return plan;
   }
 
  private:
-  static constexpr double kAimGain = 0.3;
+  static constexpr double kAimShare = 0.9;
   int sweep_ = 1;
 };
 
