@@ -74,6 +74,13 @@ class IcDriverTest : public ::testing::Test {
 };
 std::string* IcDriverTest::model_ = nullptr;
 
+// `in` is a `kind` input at (x, y).
+void expect_input_at(const drivers::Input& in, InputKind kind, int x, int y) {
+  EXPECT_EQ(in.kind, kind);
+  EXPECT_EQ(in.x, x);
+  EXPECT_EQ(in.y, y);
+}
+
 TEST_F(IcDriverTest, HoldThresholdDrivesPressesAndReleases) {
   auto all = make_ic_driver(parse_ic_driver_args(*model_ + ",hold=0,motion=off,act=held", "ic"));
   EXPECT_TRUE(all->wants_image());
@@ -190,12 +197,7 @@ TEST_F(IcDriverTest, RateLimitAndReport) {
 // frame (logits 10, onset scales 1): with act=onsets, a click and a move drawn on each frame.
 std::string aiming_model(const std::string& name, int slot, double threshold, bool clicky = false) {
   torch::set_num_threads(1);
-  ModelManifest m;
-  m.classes = {"unit", "crystal"};
-  m.vocabulary = {"button1", "Left"};
-  m.features = FeatureLayout{2, 4};
-  m.window_width = 1280;
-  m.window_height = 720;
+  ModelManifest m = test::hand_manifest({"unit", "crystal"}, {"button1", "Left"});
   m.motion_scale = 0;
   m.hold_thresholds = m.release_thresholds = {0.5, 0.5};
   m.repress_scales = {0.0, 0.0};
@@ -235,21 +237,15 @@ TEST_F(IcDriverTest, PressAimsAtTheChosenBox) {
   const drivers::Step s = d->step(view(1'000'000'000, 1));
   ASSERT_EQ(s.send.size(), 2u);
   const int x = static_cast<int>(std::lround(0.03125 * 320)), y = static_cast<int>(std::lround((1.5 / 9 + 0.25 * 0.04) * 180));
-  EXPECT_EQ(s.send[0].kind, InputKind::pointer_motion);
-  EXPECT_EQ(s.send[0].x, x);
-  EXPECT_EQ(s.send[0].y, y);
-  EXPECT_EQ(s.send[1].kind, InputKind::button_press);
+  expect_input_at(s.send[0], InputKind::pointer_motion, x, y);
+  expect_input_at(s.send[1], InputKind::button_press, x, y);
   EXPECT_EQ(s.send[1].code, 1u);
-  EXPECT_EQ(s.send[1].x, x);
-  EXPECT_EQ(s.send[1].y, y);
   EXPECT_EQ(d->report()["aimed_presses"], 1);
   // act=hybrid clicks buttons: released on the next frame looked at, where it was pressed (and
   // pressed again here, on this frame's onset).
   const drivers::Step next = d->step(view(1'100'000'000, 2));
   ASSERT_EQ(next.send.size(), 2u);
-  EXPECT_EQ(next.send[0].kind, InputKind::button_release);
-  EXPECT_EQ(next.send[0].x, x);
-  EXPECT_EQ(next.send[0].y, y);
+  expect_input_at(next.send[0], InputKind::button_release, x, y);
   EXPECT_EQ(next.send[1].kind, InputKind::button_press);
 
   // Another slot, another point: row 3.
@@ -289,11 +285,8 @@ TEST_F(IcDriverTest, AimedClickIsReleasedWhereItWasMadeAndHoldsThePointer) {
   // is already there: no motion).
   const drivers::Step second = d->step(view(1'100'000'000, 2));
   ASSERT_EQ(second.send.size(), 2u);
-  EXPECT_EQ(second.send[0].kind, InputKind::button_release);
-  EXPECT_EQ(second.send[0].x, x);
-  EXPECT_EQ(second.send[0].y, y);
-  EXPECT_EQ(second.send[1].kind, InputKind::button_press);
-  EXPECT_EQ(second.send[1].x, x);
+  expect_input_at(second.send[0], InputKind::button_release, x, y);
+  expect_input_at(second.send[1], InputKind::button_press, x, y);
   EXPECT_EQ(d->report()["aimed_moves"], 0);
   EXPECT_EQ(d->report()["aimed_presses"], 2);
 }

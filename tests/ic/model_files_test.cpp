@@ -17,12 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 ModelManifest small_manifest() {
-  ModelManifest m;
-  m.classes = {"player", "car"};
-  m.vocabulary = {"Left", "Right"};
-  m.features = FeatureLayout{2, 4};
-  m.window_width = 1280;
-  m.window_height = 720;
+  ModelManifest m = test::hand_manifest({"player", "car"}, {"Left", "Right"});
   m.motion_scale = 0.05;
   m.hold_thresholds = {0.5, 0.4};
   m.release_thresholds = {0.3, 0.2};

@@ -2,6 +2,9 @@
 // tests: coloured boxes moving over a plain background, and a driver that steers after them.
 #pragma once
 #include <string>
+#include <vector>
+
+#include "ic/manifest.h"
 
 namespace pictor::ic::test {
 
@@ -18,5 +21,9 @@ void write_synthetic_rec(const std::string& dir, int frames = 60);
 // the pointer onto the player box at (cx, cy + 0.2 h) and presses button1 there (pointer_motion
 // and button_press with that position), releasing it 2 frames later. Every label file is written.
 void write_synthetic_clicks(const std::string& dir, int frames = 60);
+
+// A manifest for hand-built models: `classes`, `vocabulary`, feature slots FeatureLayout{classes,
+// 4}, window 1280x720; every calibrated field left for the test to set.
+ModelManifest hand_manifest(std::vector<std::string> classes, std::vector<std::string> vocabulary);
 
 }  // namespace pictor::ic::test
