@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "analysis/csv.h"
@@ -141,6 +142,30 @@ nlohmann::json compare_row(const std::string& label, const SessionOutcome& o, co
           {"state", o.state}};
 }
 
+namespace {
+
+double t_975(std::size_t df) {
+  // Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom; the normal's beyond.
+  static constexpr double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                  2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                  2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  if (df == 0) return NAN;
+  return df <= std::size(kT) ? kT[df - 1] : 1.960;
+}
+
+nlohmann::json round_error_interval(const std::vector<double>& errors) {
+  if (errors.size() < 2) return nullptr;
+  const double k = static_cast<double>(errors.size());
+  double mean = 0;
+  for (double e : errors) mean += e / k;
+  double ss = 0;
+  for (double e : errors) ss += (e - mean) * (e - mean);
+  const double half = t_975(errors.size() - 1) * std::sqrt(ss / (k - 1)) / std::sqrt(k);
+  return {{"rounds", errors.size()}, {"mean_pct", mean}, {"ci95_pct", {mean - half, mean + half}}};
+}
+
+}  // namespace
+
 nlohmann::json median_rows(const std::vector<nlohmann::json>& round_rows) {
   namespace st = analysis::stats;
   if (round_rows.empty()) return nlohmann::json::array();
@@ -190,10 +215,16 @@ nlohmann::json median_rows(const std::vector<nlohmann::json>& round_rows) {
     row["pooled_mean_ms"] = number_or_null(pooled);
     row["pooled_error_pct"] = number_or_null((pooled - pooled_ref) / pooled_ref * 100.0);
     nlohmann::json per_round = nlohmann::json::array();
-    for (const auto& rows : round_rows)
+    std::vector<double> errors;
+    for (const auto& rows : round_rows) {
       per_round.push_back({{"mean_ms", rows[i]["mean_ms"]}, {"mean_error_pct", rows[i]["mean_error_pct"]},
                            {"state", rows[i]["state"]}});
+      if (rows[i]["mean_error_pct"].is_number()) errors.push_back(rows[i]["mean_error_pct"].get<double>());
+    }
     row["per_round"] = per_round;
+    // How sure the error is: the rounds' errors as a sample (each round is its own reference,
+    // run beside it, so load that changes between rounds shows here and not in one round's n).
+    row["round_error"] = i == 0 ? nlohmann::json(nullptr) : round_error_interval(errors);
     out.push_back(std::move(row));
   }
   return out;
@@ -315,7 +346,10 @@ nlohmann::json run_ic_eval(const EvalOptions& options) {
                               {"rounds", "with rounds > 1 each row's numbers are nearest-rank medians over the "
                                          "rounds (each round compared with its own reference), n is summed"},
                               {"pooled_error_pct", "(pooled mean - reference pooled mean) / reference pooled mean * 100, "
-                                                   "pooled mean = sum of n * mean over rounds / sum of n"}}}};
+                                                   "pooled mean = sum of n * mean over rounds / sum of n"},
+                              {"round_error", "mean of the per-round errors and its 95 % confidence interval, "
+                                              "mean +- t(0.975, rounds - 1) * sd / sqrt(rounds), over the rounds "
+                                              "with matched inputs (null with fewer than 2)"}}}};
   std::ofstream(out / "ic_eval.json") << eval.dump(2) << "\n";
   return eval;
 }
@@ -345,10 +379,16 @@ std::string format_ic_eval(const nlohmann::json& eval) {
                      num(r["apm"], "{:.0f}"), outcome);
   }
   if (rounds > 1) {
-    s += "pooled over the rounds (every matched input once): mean ms, err %\n";
-    for (const auto& r : eval["rows"])
-      s += fmt::format("{:<14}  {} {}\n", r["driver"].get<std::string>(), num(r.value("pooled_mean_ms", nlohmann::json()), "{:.2f}"),
-                       num(r.value("pooled_error_pct", nlohmann::json()), "{:+.1f}"));
+    s += "pooled over the rounds (every matched input once): mean ms, err %; mean of the rounds' errors [95 % CI]\n";
+    for (const auto& r : eval["rows"]) {
+      const nlohmann::json ci = r.value("round_error", nlohmann::json());
+      const std::string interval =
+          ci.is_object() ? fmt::format("   {:+.1f} [{:+.1f}, {:+.1f}]", ci["mean_pct"].get<double>(),
+                                       ci["ci95_pct"][0].get<double>(), ci["ci95_pct"][1].get<double>())
+                         : std::string();
+      s += fmt::format("{:<14}  {} {}{}\n", r["driver"].get<std::string>(), num(r.value("pooled_mean_ms", nlohmann::json()), "{:.2f}"),
+                       num(r.value("pooled_error_pct", nlohmann::json()), "{:+.1f}"), interval);
+    }
     s += "by round (mean ms, err %):\n";
     for (const auto& r : eval["rows"]) {
       std::string line;

@@ -47,7 +47,9 @@ struct EvalOptions {
 // driver: every number is the nearest-rank median over the rounds that have it (null when none),
 // `n` the matched inputs of all rounds together, `state` the median of each numeric state column
 // (text columns from the last round), and `per_round` the mean, the error and the state of each
-// round. Drivers keep the first round's order. Throws UsageError when rounds list other drivers.
+// round. `round_error` (not on the reference's row) is the mean of the per-round errors with its
+// 95 % interval, mean ± t(0.975, k−1)·sd/√k over the k ≥ 2 rounds that matched inputs (null
+// otherwise). Drivers keep the first round's order. Throws UsageError when rounds list other drivers.
 nlohmann::json median_rows(const std::vector<nlohmann::json>& round_rows);
 
 // Runs the sessions (OUT/NN-NAME), returns and writes OUT/ic_eval.json. Throws UsageError for

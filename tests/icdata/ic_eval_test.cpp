@@ -65,6 +65,28 @@ TEST(IcEval, MedianRowsTakeTheMiddleRoundPerNumberAndSumN) {
   EXPECT_DOUBLE_EQ(ic["per_round"][2]["state"]["score"].get<double>(), 6.0);
 }
 
+TEST(IcEval, RoundErrorIsAStudentIntervalOverTheRounds) {
+  // Errors +1 %, -2 %, -6.5 %: mean -2.5, sd 3.775, t(0.975, 2) = 4.303 → half-width 9.379.
+  const std::vector<nlohmann::json> rounds{round(outcome({100}, 1), outcome({101}, 1)),
+                                           round(outcome({100}, 1), outcome({98}, 1)),
+                                           round(outcome({100}, 1), outcome({93.5}, 1))};
+  const nlohmann::json rows = median_rows(rounds);
+  EXPECT_TRUE(rows[0]["round_error"].is_null());
+  const nlohmann::json& e = rows[1]["round_error"];
+  ASSERT_TRUE(e.is_object()) << rows[1].dump();
+  EXPECT_EQ(e["rounds"], 3);
+  EXPECT_NEAR(e["mean_pct"].get<double>(), -2.5, 1e-9);
+  const double half = 4.303 * std::sqrt(14.25) / std::sqrt(3.0);
+  EXPECT_NEAR(e["ci95_pct"][0].get<double>(), -2.5 - half, 1e-9);
+  EXPECT_NEAR(e["ci95_pct"][1].get<double>(), -2.5 + half, 1e-9);
+  const std::string table = format_ic_eval({{"benchmark", "b"}, {"reference", "reference"}, {"rounds", 3}, {"rows", rows}});
+  EXPECT_NE(table.find("-2.5 [-11.9, +6.9]"), std::string::npos) << table;
+  // One round without matched inputs leaves one error: no interval rather than a zero-width one.
+  const std::vector<nlohmann::json> thin{round(outcome({100}, 1), outcome({101}, 1)),
+                                         round(outcome({100}, 1), outcome({}, 1))};
+  EXPECT_TRUE(median_rows(thin)[1]["round_error"].is_null());
+}
+
 TEST(IcEval, MedianSkipsRoundsWithoutTheNumber) {
   // The middle round matched nothing: the median is over the two that did (nearest rank: lower).
   const std::vector<nlohmann::json> rounds{round(outcome({10}, 1), outcome({12}, 1)),
