@@ -37,6 +37,7 @@ void add_train(CLI::App& app, Context& ctx) {
     int steps = -1, detector_steps = -1, policy_steps = -1;
     std::uint64_t seed = 1;
     int threads = 1;
+    std::string aim = "auto";
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("REC", args->recordings, "Recording directories (pictor record)")->required();
@@ -46,6 +47,10 @@ void add_train(CLI::App& app, Context& ctx) {
   cmd->add_option("--policy-steps", args->policy_steps, "Policy steps (overrides --steps)");
   cmd->add_option("--seed", args->seed, "Random seed (weights, batches, augmentation)");
   cmd->add_option("--threads", args->threads, "Torch threads (1: deterministic)");
+  cmd->add_option("--aim", args->aim,
+                  "What the pointer means: pointer (it points at objects), crosshair (its motion turns a first-person "
+                  "view), or auto (decided from the recordings)")
+      ->check(CLI::IsMember({"auto", "pointer", "crosshair"}));
   cmd->callback([args, &ctx] {
     // Read by OpenMP when its pool starts (first parallel region): idle workers sleep instead
     // of spinning on the shared cores. A value the user set is kept.
@@ -58,6 +63,7 @@ void add_train(CLI::App& app, Context& ctx) {
     if (args->policy_steps >= 0) o.policy_steps = args->policy_steps;
     o.seed = args->seed;
     o.threads = args->threads;
+    o.aim = args->aim;
     Progress progress(ctx.quiet);
     o.progress = [&](const std::string& line) { progress.update(line); };
     o.note = [&](const std::string& line) { progress.note(line); };

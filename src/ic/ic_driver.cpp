@@ -119,6 +119,7 @@ class IcDriver final : public drivers::Driver {
     // The time this decision stands for: since the last one (one recorded frame for the first).
     const std::int64_t step_ns = last_decision_ns_ >= 0 ? view.now_ns - last_decision_ns_ : frame_ns_;
     last_decision_ns_ = view.now_ns;
+    now_ns_ = view.now_ns;
     decide(*view.image, step_ns, out.send);
     actions_ += out.send.size();
     return out;
@@ -141,6 +142,8 @@ class IcDriver final : public drivers::Driver {
             {"hold_thresholds", thresholds_},
             {"target", options_.target},
             {"target_threshold", model_.manifest().target_threshold},
+            {"aim_frame", model_.manifest().aim_frame},
+            {"lapsed_presses", lapsed_presses_},
             {"aimed_presses", aimed_presses_},
             {"unaimed_presses", unaimed_presses_},
             {"aimed_moves", aimed_moves_},
@@ -171,6 +174,17 @@ class IcDriver final : public drivers::Driver {
     ++frames_processed_;
     detections_ += objects.size();
     frame_ = Frame{&image, &features, &p};
+    // A press held back until a box is under the crosshair goes now, or lapses.
+    for (std::size_t k = 0; k < armed_until_ns_.size(); ++k) {
+      if (armed_until_ns_[k] < 0) continue;
+      if (now_ns_ > armed_until_ns_[k]) {
+        armed_until_ns_[k] = -1;
+        ++lapsed_presses_;
+      } else if (!held_[k] && box_under_crosshair()) {
+        armed_until_ns_[k] = -1;
+        set(k, true, send);
+      }
+    }
     for (std::size_t k = 0; k < vocabulary_.size(); ++k) {
       // act=hybrid clicks pointer buttons: pressed on a sampled onset (as act=onsets), released
       // on the next frame looked at. A click is a tap of a frame or two, down on ~2 % of the
@@ -236,8 +250,24 @@ class IcDriver final : public drivers::Driver {
     const auto& off = m.aim_offsets[static_cast<std::size_t>(box->cls)];
     const auto [x, y] = aim_point(*box, off[0], off[1]);
     const tag::ImageView& image = *frame_.image;
-    return std::pair<int, int>{std::clamp(static_cast<int>(std::lround(x * image.width)), 0, image.width - 1),
-                               std::clamp(static_cast<int>(std::lround(y * image.height)), 0, image.height - 1)};
+    double px = x * image.width, py = y * image.height;
+    if (m.aim_frame == "crosshair") {
+      // Turn the view so that the aim point comes to the crosshair: move the pointer by the
+      // learnt gain times the point's offset from the window centre.
+      const double from_x = pointer_x_ >= 0 ? pointer_x_ : image.width / 2.0;
+      const double from_y = pointer_y_ >= 0 ? pointer_y_ : image.height / 2.0;
+      px = from_x + m.aim_gain * (x - 0.5) * image.width;
+      py = from_y + m.aim_gain * (y - 0.5) * image.height;
+    }
+    return std::pair<int, int>{std::clamp(static_cast<int>(std::lround(px)), 0, image.width - 1),
+                               std::clamp(static_cast<int>(std::lround(py)), 0, image.height - 1)};
+  }
+
+  // A detected box contains the window centre (the crosshair) on the frame looked at.
+  bool box_under_crosshair() const {
+    const ModelManifest& m = model_.manifest();
+    const double aspect = m.window_height > 0 ? static_cast<double>(m.window_width) / m.window_height : 1.0;
+    return frame_.features && label_target(*frame_.features, m.features, 0.5, 0.5, aspect, 0.0) != no_target(m.features);
   }
 
   void send_motion(int x, int y, std::vector<drivers::Input>& send) {
@@ -265,7 +295,15 @@ class IcDriver final : public drivers::Driver {
     const drivers::InputKind kind = c.button ? (down ? drivers::InputKind::button_press : drivers::InputKind::button_release)
                                              : (down ? drivers::InputKind::key_press : drivers::InputKind::key_release);
     drivers::Input in{kind, c.code, -1, -1};
-    if (c.button && down) {
+    // A crosshair game fires where the view points: its presses are never aimed. When its player
+    // fired only at something, a press with nothing under the crosshair waits (armed) for one.
+    const ModelManifest& m = model_.manifest();
+    if (c.button && down && m.aim_frame == "crosshair" && m.press_on_box >= 0.5 && !box_under_crosshair()) {
+      armed_until_ns_.resize(vocabulary_.size(), -1);
+      if (armed_until_ns_[k] < 0) armed_until_ns_[k] = now_ns_ + kFireWaitMs * 1'000'000;
+      return;
+    }
+    if (c.button && down && m.aim_frame != "crosshair") {
       // A press aimed at the chosen box: move there first, then press at that point.
       if (const auto at = aim(static_cast<int>(k))) {
         send_motion(at->first, at->second, send);
@@ -329,6 +367,12 @@ class IcDriver final : public drivers::Driver {
   // Per vocabulary entry: where an aimed button press not yet released was made; -1, -1: none.
   std::vector<std::pair<int, int>> aimed_at_;
   std::uint64_t aimed_presses_ = 0, unaimed_presses_ = 0, aimed_moves_ = 0;
+  // Crosshair: per vocabulary entry, until when a drawn press waits for a box under the
+  // crosshair (-1: none waiting); presses that waited in vain.
+  static constexpr std::int64_t kFireWaitMs = 500;
+  std::vector<std::int64_t> armed_until_ns_;
+  std::uint64_t lapsed_presses_ = 0;
+  std::int64_t now_ns_ = 0;
   std::uint64_t frames_processed_ = 0, frames_skipped_ = 0, actions_ = 0, detections_ = 0;
   StageTimes downscale_, detect_, policy_, total_;
 };

@@ -40,6 +40,7 @@ nlohmann::json manifest_json(const ModelManifest& m) {
   j["policy"]["aim_offsets"] = m.aim_offsets;
   j["policy"]["event_given_target"] = m.event_given_target;
   j["policy"]["target_threshold"] = m.target_threshold;
+  j["policy"]["aim"] = {{"frame", m.aim_frame}, {"gain", m.aim_gain}, {"press_on_box", m.press_on_box}};
   j["window"] = {m.window_width, m.window_height};
   return j;
 }
@@ -148,6 +149,19 @@ ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path) {
   m.target_threshold = get<double>(pol, "target_threshold", pp);
   if (!(m.target_threshold >= 0 && m.target_threshold < 1e6))
     throw UsageError(fmt::format("{}: policy.target_threshold must be finite and >= 0", path));
+  if (pol.contains("aim")) {  // absent in models trained before crosshair aiming: "pointer"
+    const nlohmann::json& aim = pol["aim"];
+    if (!aim.is_object()) throw UsageError(fmt::format("{}: policy.aim must be an object", path));
+    m.aim_frame = get<std::string>(aim, "frame", pp + ".aim");
+    m.aim_gain = get<double>(aim, "gain", pp + ".aim");
+    m.press_on_box = aim.contains("press_on_box") ? get<double>(aim, "press_on_box", pp + ".aim") : 0.0;
+    if (!(m.press_on_box >= 0 && m.press_on_box <= 1))
+      throw UsageError(fmt::format("{}: policy.aim.press_on_box must be a share 0..1", path));
+    if (m.aim_frame != "pointer" && m.aim_frame != "crosshair")
+      throw UsageError(fmt::format("{}: policy.aim.frame must be pointer or crosshair", path));
+    if (!(m.aim_gain >= 0 && m.aim_gain < 1e3) || (m.aim_frame == "crosshair" && !(m.aim_gain > 0)))
+      throw UsageError(fmt::format("{}: policy.aim.gain must be finite, and > 0 for a crosshair", path));
+  }
   const auto window = get<std::vector<int>>(j, "window", path);
   if (window.size() != 2) throw UsageError(fmt::format("{}: window must be [W, H]", path));
   m.window_width = window[0];

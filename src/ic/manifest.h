@@ -67,6 +67,17 @@ struct ModelManifest {
   // share of held-out events aimed at a box equals the share whose label is a box); otherwise
   // presses go where the pointer is and moves use dx, dy. > 1: never aims.
   double target_threshold = 2.0;
+  // What a pointer position means in the recorded game (target_training.h fit_aim): "pointer" —
+  // the pointer is where the player points (a click lands on a unit); "crosshair" — the view
+  // turns by pointer motion and the player aims with the window centre (first person), so a move
+  // toward a box is aim_gain x its offset from the centre (window fractions per window fraction)
+  // and a press fires at the centre. Models from before this field are "pointer".
+  std::string aim_frame = "pointer";
+  double aim_gain = 0;
+  // Crosshair: the share of recorded presses made with a box under the window centre. At 0.5 or
+  // more the driver holds a drawn press until a detected box is under the crosshair (for up to
+  // 500 ms, ic_driver.cpp kFireWaitMs), as the player did: it fired at something, not into the air.
+  double press_on_box = 0;
   int window_width = 0, window_height = 0;  // of the recordings
   // Inference: a cell is an object when objectness x class probability >= confidence; boxes of
   // one class overlapping by IoU > nms_iou keep only the most confident.

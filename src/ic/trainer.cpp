@@ -65,6 +65,7 @@ Sequence prepare(const TrainingRecording& rec, const NetworkShape& shape, double
     s.motion.emplace_back(f.dx / ww, f.dy / wh);
     s.pointer.event.push_back(f.pointer_event);
     s.pointer.at.emplace_back(f.event_x / ww, f.event_y / wh);
+    s.pointer.delta.emplace_back(f.dx / ww, f.dy / wh);
   }
   return s;
 }
@@ -408,6 +409,26 @@ ModelManifest train_model(const TrainOptions& o) {
     }
   }
   m.target_radius = kTargetRadius;
+  // What the pointer means in this game, on the trained frames' labels; a crosshair game's
+  // events are moved to the screen points they aimed at before anything learns from them.
+  AimFit aim_fit;
+  {
+    std::vector<PointerTrack> tracks;
+    std::vector<std::size_t> ends;
+    for (const Sequence& s : seqs) {
+      tracks.push_back(s.pointer);
+      ends.push_back(s.train_end);
+    }
+    aim_fit = fit_aim(tracks, truth_features, ends, m, o.aim);
+  }
+  m.aim_frame = aim_fit.frame;
+  m.aim_gain = aim_fit.gain;
+  m.press_on_box = m.aim_frame == "crosshair" ? aim_fit.press_on_box_share() : 0.0;
+  if (m.aim_frame == "crosshair")
+    for (Sequence& s : seqs) to_crosshair(s.pointer, m.aim_gain, static_cast<int>(v));
+  note(fmt::format("train: aim frame {} ({} pointer moves: {} on a box, {} toward a box at gain {:.3f}; {} of {} "
+                   "presses with a box under the centre)", m.aim_frame, aim_fit.move_events, aim_fit.on_a_box,
+                   aim_fit.crosshair_fits, aim_fit.gain, aim_fit.press_on_a_box, aim_fit.press_events));
   const auto n_out = static_cast<std::int64_t>(m.policy_outputs());
   const std::int64_t n_targets = target_entries(m.features);
   const auto vi = static_cast<std::int64_t>(v);
@@ -523,6 +544,7 @@ ModelManifest train_model(const TrainOptions& o) {
       {"batch", o.batch},
       {"sequence", t_len},
       {"held_out_fraction", o.held_out},
+      {"aim", o.aim},
       {"per_class", o.per_class > 0 ? nlohmann::json(o.per_class)
                                     : nlohmann::json(fmt::format("auto: most objects of one class on a labelled frame, "
                                                                  "clamped to {}..{}", kMinSlots, kMaxSlots))},
@@ -549,6 +571,7 @@ ModelManifest train_model(const TrainOptions& o) {
       {"policy_on_labels", policy_score_json(on_truth)},
       {"policy_on_detector", policy_score_json(on_detector)},
       {"pointer_target", target_metrics},
+      {"aim", aim_fit.to_json()},
       {"calibration", calibration}};
   save_model_dir(o.out, m, det, pol);
   return m;

@@ -26,6 +26,8 @@ struct TrainOptions {
   // The last `held_out` fraction of each recording's frames is not trained on; the manifest's
   // metrics are measured there.
   double held_out = 0.2;
+  // The pointer's frame of reference (target_training.h fit_aim): auto, pointer or crosshair.
+  std::string aim = "auto";
   // Transient status ("detector step 120/800 loss ..."), and lines that stay.
   std::function<void(const std::string&)> progress;
   std::function<void(const std::string&)> note;

@@ -195,7 +195,8 @@ TEST_F(IcDriverTest, RateLimitAndReport) {
 // to bottom: class 0's slot k is the cell in column 0, row k (centre x 0.5/16, y (k + 0.5)/9).
 // `clicky`: instead, button1 is never held but has a press onset and the pointer a move on every
 // frame (logits 10, onset scales 1): with act=onsets, a click and a move drawn on each frame.
-std::string aiming_model(const std::string& name, int slot, double threshold, bool clicky = false) {
+// `crosshair`: the model's aim frame is a crosshair with gain 0.5.
+std::string aiming_model(const std::string& name, int slot, double threshold, bool clicky = false, bool crosshair = false) {
   torch::set_num_threads(1);
   ModelManifest m = test::hand_manifest({"unit", "crystal"}, {"button1", "Left"});
   m.motion_scale = 0;
@@ -207,6 +208,10 @@ std::string aiming_model(const std::string& name, int slot, double threshold, bo
   m.aim_offsets = {{{0.0, 0.25}}, {{0.0, 0.0}}};
   m.event_given_target = {{0.5, 0.25, 0.25}, {0.5, 0.25, 0.25}, {0.5, 0.25, 0.25}};
   m.target_threshold = threshold;
+  if (crosshair) {
+    m.aim_frame = "crosshair";
+    m.aim_gain = 0.5;
+  }
   DetectorNet det(m.shape, 2);
   PolicyNet pol(m.features.size(), m.shape.policy_hidden, m.policy_outputs());
   {
@@ -289,6 +294,42 @@ TEST_F(IcDriverTest, AimedClickIsReleasedWhereItWasMadeAndHoldsThePointer) {
   expect_input_at(second.send[1], InputKind::button_press, x, y);
   EXPECT_EQ(d->report()["aimed_moves"], 0);
   EXPECT_EQ(d->report()["aimed_presses"], 2);
+}
+
+TEST_F(IcDriverTest, CrosshairMovesByTheGainAndFiresWhereTheViewPoints) {
+  // Slot 2: column 0, row 2, aimed at (0.03125, 2.5/9 + 0.25 x 0.04). A crosshair model turns the
+  // view toward it: the pointer (at the centre, 160, 90, before any move) moves by 0.5 x the
+  // point's offset from the centre. The click drawn on the same frame is not aimed: it fires.
+  auto d = make_ic_driver(parse_ic_driver_args(aiming_model("aim-crosshair", 2, 0.5, true, true) + ",act=onsets", "ic"));
+  const drivers::Step first = d->step(view(1'000'000'000, 1));
+  ASSERT_EQ(first.send.size(), 2u);
+  expect_input_at(first.send[0], InputKind::button_press, -1, -1);
+  const int x = static_cast<int>(std::lround(160 + 0.5 * (0.03125 - 0.5) * 320));
+  const int y = static_cast<int>(std::lround(90 + 0.5 * (2.5 / 9 + 0.25 * 0.04 - 0.5) * 180));
+  expect_input_at(first.send[1], InputKind::pointer_motion, x, y);
+  // The next move starts where this one ended: the box is still off the crosshair in the frame.
+  const drivers::Step second = d->step(view(1'100'000'000, 2));
+  ASSERT_FALSE(second.send.empty());
+  const drivers::Input& move = second.send.back();
+  EXPECT_EQ(move.kind, InputKind::pointer_motion);
+  EXPECT_EQ(move.x, std::clamp(static_cast<int>(std::lround(x + 0.5 * (0.03125 - 0.5) * 320)), 0, 319));
+  const auto report = d->report();
+  EXPECT_EQ(report["aim_frame"], "crosshair");
+  EXPECT_EQ(report["aimed_presses"], 0);
+  EXPECT_EQ(report["aimed_moves"], 2);
+
+  // A player who fired only with a box under the crosshair (press_on_box 1): a drawn press waits
+  // for one; none comes (every box is in column 0), so no press is sent and each wait lapses.
+  const std::string picky = aiming_model("aim-crosshair-picky", 2, 0.5, true, true);
+  nlohmann::json j;
+  std::ifstream(picky + "/manifest.json") >> j;
+  j["policy"]["aim"]["press_on_box"] = 1.0;
+  std::ofstream(picky + "/manifest.json") << j.dump();
+  auto p = make_ic_driver(parse_ic_driver_args(picky + ",act=onsets", "ic"));
+  for (int i = 0; i < 8; ++i)
+    for (const auto& in : p->step(view(1'000'000'000 + i * 100'000'000LL, static_cast<std::uint64_t>(i + 1))).send)
+      EXPECT_NE(in.kind, InputKind::button_press) << "step " << i;
+  EXPECT_GE(p->report()["lapsed_presses"].get<int>(), 1);
 }
 
 TEST_F(IcDriverTest, UnusableModelIsAUsageError) {

@@ -28,6 +28,8 @@ ModelManifest small_manifest() {
   m.aim_offsets = {{{0.0, 0.2}}, {{0.1, 0.25}}};
   m.event_given_target = {{0.8, 0.1, 0.1}, {0.1, 0.1, 0.8}, {1.0 / 3, 1.0 / 3, 1.0 / 3}};
   m.target_threshold = 0.35;
+  m.aim_frame = "crosshair";
+  m.aim_gain = 0.34;
   m.confidence = 0.0;  // every cell decodes: compares the whole output
   m.nms_iou = 1.0;
   return m;
@@ -101,6 +103,8 @@ TEST(ModelFiles, SaveLoadRoundTripSameOutputs) {
   EXPECT_DOUBLE_EQ(loaded.manifest().target_threshold, 0.35);
   EXPECT_EQ(loaded.manifest().aim_offsets, s.manifest.aim_offsets);
   EXPECT_EQ(loaded.manifest().event_given_target, s.manifest.event_given_target);
+  EXPECT_EQ(loaded.manifest().aim_frame, "crosshair");
+  EXPECT_DOUBLE_EQ(loaded.manifest().aim_gain, 0.34);
   // reset_policy starts the sequence again.
   loaded.reset_policy();
   EXPECT_NEAR(loaded.policy_step(f1).held_probability[0], p1.held_probability[0], 1e-6);
@@ -203,6 +207,19 @@ TEST(ModelFiles, BrokenDirectoriesGiveOneClearLine) {
     SavedModel s = save_random_model("onset-scales");
     edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["onset_scales"] = {1.0, 1.0}; });
     EXPECT_NE(load_error(s.dir).find("policy.onset_scales"), std::string::npos);
+  }
+  {
+    SavedModel s = save_random_model("aim-frame");
+    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["aim"]["frame"] = "joystick"; });
+    EXPECT_NE(load_error(s.dir).find("policy.aim.frame must be pointer or crosshair"), std::string::npos);
+    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["aim"] = {{"frame", "crosshair"}, {"gain", 0.0}}; });
+    EXPECT_NE(load_error(s.dir).find("policy.aim.gain"), std::string::npos);
+  }
+  {
+    // A schema-3 model from before crosshair aiming has no `aim`: it points.
+    SavedModel s = save_random_model("no-aim");
+    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"].erase("aim"); });
+    EXPECT_EQ(Model::load(s.dir).manifest().aim_frame, "pointer");
   }
   {
     SavedModel s = save_random_model("hold-thresholds");
