@@ -17,7 +17,9 @@
 # ONSETS_TOO=1 (also ic:MODEL,act=onsets: presses only from sampled onsets),
 # KEEP_RECS=1 (reuse recordings already in OUT), KEEP_MODEL=1 (reuse OUT/GAME/model), ROUNDS=N,
 # TARGET_OPTIONS (appended to builtin:GAME:seed=3; default ",max_fps=60": a capped game leaves
-# the client and the servers a core, and its RTT spreads far less between rounds; "" = uncapped).
+# the client and the servers a core, and its RTT spreads far less between rounds; "" = uncapped),
+# STRATEGY_EVAL (default 45s): strategy's evaluation length — a worker's first round trip to a
+# crystal takes about 19 s, so in 20 s "crystals delivered" is 0 or 10 on a few frames' timing.
 set -e
 PICTOR=$1
 OUT=$2
@@ -58,6 +60,8 @@ for game in $GAMES; do
     echo "training wall time: $(( $(date +%s) - start )) s" | tee -a "$G/train.txt"
   fi
   R="$G/rec-local"
+  eval_d=$EVAL_D
+  [ "$game" = strategy ] && eval_d=${STRATEGY_EVAL:-45s}
   # `reference` once more as a driver is the control row: the error a perfect imitation gets.
   drivers="reference,ic:$G/model${IC_OPTIONS},replay:$R,gated-replay:$R,slow-motion:$R"
   [ -n "$HELD_TOO" ] && drivers="$drivers,ic:$G/model,act=held"
@@ -66,11 +70,11 @@ for game in $GAMES; do
   [ "$REFERENCE" = rec ] && local_ref=$R
   echo "== $game: local, reference = $local_ref" >&2
   rm -rf "$G/eval-local"
-  "$PICTOR" -q ic eval --rounds "$ROUNDS" --reference "$local_ref" --drivers "$drivers" "$target" -d "$EVAL_D" -o "$G/eval-local" \
+  "$PICTOR" -q ic eval --rounds "$ROUNDS" --reference "$local_ref" --drivers "$drivers" "$target" -d "$eval_d" -o "$G/eval-local" \
     | tee -a "$OUT/table3.txt"
   echo "== $game: xvnc + 10 ms, reference = the reference player there" >&2
   rm -rf "$G/eval-xvnc10"
-  "$PICTOR" -q ic eval --rounds "$ROUNDS" --reference reference --drivers "$drivers" "$target" -d "$EVAL_D" \
+  "$PICTOR" -q ic eval --rounds "$ROUNDS" --reference reference --drivers "$drivers" "$target" -d "$eval_d" \
     --adapter xvnc --net delay=10ms -o "$G/eval-xvnc10" | tee -a "$OUT/table3.txt"
 done
 echo "tables: $OUT/table3.txt; per-session results under $OUT/GAME/eval-*/ (ic_eval.json)" >&2

@@ -76,7 +76,6 @@ AimFit fit_aim(const std::vector<PointerTrack>& tracks, const std::vector<std::v
   } else if (requested == "auto" && fit.crosshair_fits >= 10 && fit.crosshair_fits > fit.on_a_box) {
     fit.frame = "crosshair";
   }
-  if (fit.frame != "crosshair") fit.gain = 0;
   return fit;
 }
 

@@ -30,8 +30,8 @@ struct PointerTrack {
 // units (vertical ones divided by the window's aspect).
 //  * pointer: the event's position lands on a box (label_target is a box): `on_a_box` events;
 //  * crosshair: the motion d points at a box's offset o from the window centre (cosine >= 0.9,
-//    |o| >= 0.01; the best-aligned box), giving a gain d·o/|o|²; `gain` is their median and
-//    `crosshair_fits` the events whose gain lies within 35 % of it.
+//    |o| >= 0.01; the best-aligned box), giving a gain d·o/|o|²; `gain` is their median (also
+//    when pointer wins: it is reported) and `crosshair_fits` the events within 35 % of it.
 // `requested` "auto" picks crosshair when it explains more move events than pointer (and at
 // least 10); "pointer" or "crosshair" forces one (crosshair with no aligned move is a UsageError).
 // Button presses are counted too: `press_events`, and `press_on_a_box` whose window centre (the

@@ -422,7 +422,7 @@ ModelManifest train_model(const TrainOptions& o) {
     aim_fit = fit_aim(tracks, truth_features, ends, m, o.aim);
   }
   m.aim_frame = aim_fit.frame;
-  m.aim_gain = aim_fit.gain;
+  m.aim_gain = m.aim_frame == "crosshair" ? aim_fit.gain : 0.0;
   m.press_on_box = m.aim_frame == "crosshair" ? aim_fit.press_on_box_share() : 0.0;
   if (m.aim_frame == "crosshair")
     for (Sequence& s : seqs) to_crosshair(s.pointer, m.aim_gain, static_cast<int>(v));
