@@ -90,6 +90,9 @@ class IcDriver final : public drivers::Driver {
     for (const std::string& name : m.vocabulary) vocabulary_.push_back(drivers::parse_input_code(name));
     held_.assign(vocabulary_.size(), false);
     aimed_at_.assign(vocabulary_.size(), {-1, -1});
+    armed_until_ns_.assign(vocabulary_.size(), -1);
+    crosshair_ = m.aim_frame == "crosshair";
+    fire_only_at_boxes_ = crosshair_ && m.press_on_box >= 0.5;
     thresholds_ = options_.onsets ? m.release_thresholds : m.hold_thresholds;
     if (options_.hold >= 0) thresholds_.assign(vocabulary_.size(), options_.hold);
     planar_.resize(3 * static_cast<std::size_t>(m.shape.input_width) * static_cast<std::size_t>(m.shape.input_height));
@@ -251,7 +254,7 @@ class IcDriver final : public drivers::Driver {
     const auto [x, y] = aim_point(*box, off[0], off[1]);
     const tag::ImageView& image = *frame_.image;
     double px = x * image.width, py = y * image.height;
-    if (m.aim_frame == "crosshair") {
+    if (crosshair_) {
       // Turn the view so that the aim point comes to the crosshair: move the pointer by the
       // learnt gain times the point's offset from the window centre.
       const double from_x = pointer_x_ >= 0 ? pointer_x_ : image.width / 2.0;
@@ -266,8 +269,7 @@ class IcDriver final : public drivers::Driver {
   // A detected box contains the window centre (the crosshair) on the frame looked at.
   bool box_under_crosshair() const {
     const ModelManifest& m = model_.manifest();
-    const double aspect = m.window_height > 0 ? static_cast<double>(m.window_width) / m.window_height : 1.0;
-    return frame_.features && label_target(*frame_.features, m.features, 0.5, 0.5, aspect, 0.0) != no_target(m.features);
+    return frame_.features && label_target(*frame_.features, m.features, 0.5, 0.5, m.aspect(), 0.0) != no_target(m.features);
   }
 
   void send_motion(int x, int y, std::vector<drivers::Input>& send) {
@@ -297,13 +299,11 @@ class IcDriver final : public drivers::Driver {
     drivers::Input in{kind, c.code, -1, -1};
     // A crosshair game fires where the view points: its presses are never aimed. When its player
     // fired only at something, a press with nothing under the crosshair waits (armed) for one.
-    const ModelManifest& m = model_.manifest();
-    if (c.button && down && m.aim_frame == "crosshair" && m.press_on_box >= 0.5 && !box_under_crosshair()) {
-      armed_until_ns_.resize(vocabulary_.size(), -1);
+    if (c.button && down && fire_only_at_boxes_ && !box_under_crosshair()) {
       if (armed_until_ns_[k] < 0) armed_until_ns_[k] = now_ns_ + kFireWaitMs * 1'000'000;
       return;
     }
-    if (c.button && down && m.aim_frame != "crosshair") {
+    if (c.button && down && !crosshair_) {
       // A press aimed at the chosen box: move there first, then press at that point.
       if (const auto at = aim(static_cast<int>(k))) {
         send_motion(at->first, at->second, send);
@@ -371,6 +371,7 @@ class IcDriver final : public drivers::Driver {
   // crosshair (-1: none waiting); presses that waited in vain.
   static constexpr std::int64_t kFireWaitMs = 500;
   std::vector<std::int64_t> armed_until_ns_;
+  bool crosshair_ = false, fire_only_at_boxes_ = false;  // from the manifest's aim
   std::uint64_t lapsed_presses_ = 0;
   std::int64_t now_ns_ = 0;
   std::uint64_t frames_processed_ = 0, frames_skipped_ = 0, actions_ = 0, detections_ = 0;

@@ -79,6 +79,8 @@ struct ModelManifest {
   // 500 ms, ic_driver.cpp kFireWaitMs), as the player did: it fired at something, not into the air.
   double press_on_box = 0;
   int window_width = 0, window_height = 0;  // of the recordings
+  // Width / height of the window (1 when unknown): converts vertical distances to width units.
+  double aspect() const { return window_height > 0 ? static_cast<double>(window_width) / window_height : 1.0; }
   // Inference: a cell is an object when objectness x class probability >= confidence; boxes of
   // one class overlapping by IoU > nms_iou keep only the most confident.
   double confidence = 0.3;

@@ -11,9 +11,8 @@ namespace pictor::ic {
 
 int event_label(const PointerTrack& track, std::size_t i, std::span<const float> features, const ModelManifest& m) {
   if (i >= track.event.size() || track.event[i] < 0) return -1;
-  const double aspect = m.window_height > 0 ? static_cast<double>(m.window_width) / m.window_height : 1.0;
   return label_target(features, m.features, static_cast<double>(track.at[i].first),
-                      static_cast<double>(track.at[i].second), aspect, m.target_radius);
+                      static_cast<double>(track.at[i].second), m.aspect(), m.target_radius);
 }
 
 nlohmann::json AimFit::to_json() const {
@@ -31,7 +30,7 @@ AimFit fit_aim(const std::vector<PointerTrack>& tracks, const std::vector<std::v
   if (requested != "auto" && requested != "pointer" && requested != "crosshair")
     throw UsageError("train: --aim must be auto, pointer or crosshair, not '" + requested + "'");
   const int move = static_cast<int>(m.vocabulary.size());
-  const double aspect = m.window_height > 0 ? static_cast<double>(m.window_width) / m.window_height : 1.0;
+  const double aspect = m.aspect();
   const int slots = m.features.classes * m.features.per_class;
   AimFit fit;
   std::vector<double> gains;

@@ -411,21 +411,20 @@ ModelManifest train_model(const TrainOptions& o) {
   m.target_radius = kTargetRadius;
   // What the pointer means in this game, on the trained frames' labels; a crosshair game's
   // events are moved to the screen points they aimed at before anything learns from them.
-  AimFit aim_fit;
-  {
-    std::vector<PointerTrack> tracks;
-    std::vector<std::size_t> ends;
-    for (const Sequence& s : seqs) {
-      tracks.push_back(s.pointer);
-      ends.push_back(s.train_end);
-    }
-    aim_fit = fit_aim(tracks, truth_features, ends, m, o.aim);
+  // The pointer events leave the sequences here: the head, its statistics and its calibration
+  // all read these tracks.
+  std::vector<PointerTrack> tracks;
+  std::vector<std::size_t> ends;
+  for (Sequence& s : seqs) {
+    tracks.push_back(std::move(s.pointer));
+    ends.push_back(s.train_end);
   }
+  const AimFit aim_fit = fit_aim(tracks, truth_features, ends, m, o.aim);
   m.aim_frame = aim_fit.frame;
   m.aim_gain = m.aim_frame == "crosshair" ? aim_fit.gain : 0.0;
   m.press_on_box = m.aim_frame == "crosshair" ? aim_fit.press_on_box_share() : 0.0;
   if (m.aim_frame == "crosshair")
-    for (Sequence& s : seqs) to_crosshair(s.pointer, m.aim_gain, static_cast<int>(v));
+    for (PointerTrack& t : tracks) to_crosshair(t, m.aim_gain, static_cast<int>(v));
   note(fmt::format("train: aim frame {} ({} pointer moves: {} on a box, {} toward a box at gain {:.3f}; {} of {} "
                    "presses with a box under the centre)", m.aim_frame, aim_fit.move_events, aim_fit.on_a_box,
                    aim_fit.crosshair_fits, aim_fit.gain, aim_fit.press_on_a_box, aim_fit.press_events));
@@ -466,7 +465,7 @@ ModelManifest train_model(const TrainOptions& o) {
         const std::vector<float> feat =
             from_detector ? detector_features[q][i] : augmented_features(s.objects[i], m.features, rng);
         std::memcpy(x[b][t].data_ptr<float>(), feat.data(), feat.size() * sizeof(float));
-        if (const int label = event_label(s.pointer, i, feat, m); label >= 0) {
+        if (const int label = event_label(tracks[q], i, feat, m); label >= 0) {
           target_a[b][t] = label;
           target_mask_a[b][t] = 1.0f;
         }
@@ -506,12 +505,6 @@ ModelManifest train_model(const TrainOptions& o) {
   const PolicyScore on_truth = score_policy(pol, seqs, truth_features, majority, m);
   const nlohmann::json calibration = calibrate_policy(pol, seqs, detector_features, m);
   const PolicyScore on_detector = score_policy(pol, seqs, detector_features, majority, m);
-  std::vector<PointerTrack> tracks;
-  std::vector<std::size_t> ends;
-  for (const Sequence& s : seqs) {
-    tracks.push_back(s.pointer);
-    ends.push_back(s.train_end);
-  }
   // Where the teacher aimed: on the labels of the trained frames. The threshold: on what the
   // driver will see, the detector's output, on the held-out frames.
   const TargetStats target_stats = target_statistics(tracks, truth_features, ends, m);

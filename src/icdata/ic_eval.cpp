@@ -156,8 +156,7 @@ double t_975(std::size_t df) {
 nlohmann::json round_error_interval(const std::vector<double>& errors) {
   if (errors.size() < 2) return nullptr;
   const double k = static_cast<double>(errors.size());
-  double mean = 0;
-  for (double e : errors) mean += e / k;
+  const double mean = analysis::stats::mean(errors);
   double ss = 0;
   for (double e : errors) ss += (e - mean) * (e - mean);
   const double half = t_975(errors.size() - 1) * std::sqrt(ss / (k - 1)) / std::sqrt(k);
