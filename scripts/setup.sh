@@ -13,6 +13,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # the embedded default: virtual X server + Mesa llvmpipe, and third-party GL apps for tests
   xvfb xauth x11-utils libgl1-mesa-dri libegl-mesa0 mesa-utils mesa-utils-extra glmark2-x11
+  # a test runs glmark2 under valgrind to catch the hook writing into or leaving behind freed memory
+  valgrind
   # remote rendering: the VNC proxies Pictor drives, and libvncclient for its RFB client
   tigervnc-standalone-server x11vnc libvncserver-dev
   # the optional kernel network backend (--net-backend netem): tc; unshare probes it

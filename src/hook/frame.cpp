@@ -85,6 +85,17 @@ static void draw_tag_marker(ContextState& ctx, std::uint64_t tag) noexcept {
   tag::draw_marker(ctx.marker_fns, marker);
 }
 
+static auto gpu_result_pusher(const ContextState& ctx) noexcept {
+  return [id = ctx.id](std::uint64_t frame, std::int64_t ns) {
+    HookRecord g;
+    g.kind = HookRecordKind::gpu;
+    g.ctx = id;
+    g.frame = frame;
+    g.value = ns;
+    push_record(g);
+  };
+}
+
 SwapScope before_swap(Api api) noexcept {
   SwapScope s;
   s.t_call = monotonic_ns();
@@ -114,14 +125,7 @@ void after_swap(SwapScope& s) noexcept {
   f.value = s.tag == 0 ? -1 : static_cast<std::int64_t>(s.tag);
   push_record(f);
   // After the frame's own record, so the writer always sees a frame before its GPU result.
-  ctx.gpu.collect([&](std::uint64_t frame, std::int64_t ns) {
-    HookRecord g;
-    g.kind = HookRecordKind::gpu;
-    g.ctx = ctx.id;
-    g.frame = frame;
-    g.value = ns;
-    push_record(g);
-  });
+  ctx.gpu.collect(gpu_result_pusher(ctx));
   ++ctx.frame;
   ctx.gpu.begin_frame(ctx.frame);
 }
@@ -138,9 +142,31 @@ void after_bind(void* context, Api api) noexcept {
 void before_destroy(void* context) noexcept {
   ContextState*& current = current_context();
   if (current && current->key.load(std::memory_order_relaxed) == context) {
-    current->gpu.abandon();
+    current->gpu.retire(gpu_result_pusher(*current));
     current = nullptr;
   }
+  release_context(context);
+}
+
+void before_display_close(void* display) noexcept {
+  ContextState*& current = current_context();
+  if (!current || current->api != Api::glx) return;
+  using GetDpy = void* (*)();
+  static std::atomic<GetDpy> get_display{nullptr};
+  GetDpy fn = get_display.load(std::memory_order_relaxed);
+  if (!fn) {
+    void* p = real_dlsym(RTLD_NEXT, "glXGetCurrentDisplay");
+    if (!p) {
+      if (void* h = dlopen("libGL.so.1", RTLD_LAZY | RTLD_NOLOAD)) p = real_dlsym(h, "glXGetCurrentDisplay");
+    }
+    fn = reinterpret_cast<GetDpy>(p);
+    get_display.store(fn, std::memory_order_relaxed);
+  }
+  // Closing the display of the current context tears that context down with it.
+  if (!fn || fn() != display) return;
+  void* context = current->key.load(std::memory_order_relaxed);
+  current->gpu.retire(gpu_result_pusher(*current));
+  current = nullptr;
   release_context(context);
 }
 

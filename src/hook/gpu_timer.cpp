@@ -45,7 +45,8 @@ bool GpuTimer::init(Api api) noexcept {
   end_ = reinterpret_cast<PFNGLENDQUERYPROC>(fn("glEndQuery"));
   get_iv_ = reinterpret_cast<PFNGLGETQUERYOBJECTIVPROC>(fn("glGetQueryObjectiv"));
   get_ui64_ = reinterpret_cast<PFNGLGETQUERYOBJECTUI64VPROC>(fn("glGetQueryObjectui64v"));
-  if (!gen_ || !begin_ || !end_ || !get_iv_ || !get_ui64_) {
+  delete_ = reinterpret_cast<PFNGLDELETEQUERIESPROC>(fn("glDeleteQueries"));
+  if (!gen_ || !begin_ || !end_ || !get_iv_ || !get_ui64_ || !delete_) {
     reason_ = "timer-query entry points missing";
     return false;
   }

@@ -18,6 +18,7 @@
   X(eglMakeCurrent, egl)               \
   X(eglDestroyContext, egl)            \
   X(eglGetProcAddress, egl)            \
+  X(XCloseDisplay, x11)                \
   X(XNextEvent, x11)                   \
   X(XPeekEvent, x11)                   \
   X(XWindowEvent, x11)                 \

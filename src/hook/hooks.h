@@ -24,5 +24,7 @@ void before_unbind() noexcept;
 void after_bind(void* context, Api api) noexcept;
 // Before a context is destroyed.
 void before_destroy(void* context) noexcept;
+// Before XCloseDisplay: a GLX context current on that display goes with it.
+void before_display_close(void* display) noexcept;
 
 }  // namespace pictor::hook

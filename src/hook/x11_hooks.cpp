@@ -1,8 +1,10 @@
 // Xlib event reads: every path apps use to take or peek an event (SFML reads only through
 // XCheckIfEvent, SDL and GLFW through XNextEvent). Each forwards, then notes what was returned.
+// Also XCloseDisplay, which takes a still-current GLX context down with the display.
 #include <atomic>
 
 #include "hook/config.h"
+#include "hook/hooks.h"
 #include "hook/input_tracker.h"
 #include "hook/real.h"
 
@@ -39,6 +41,15 @@ void missing(const char* name) {
 }  // namespace
 
 #define PICTOR_EXPORT extern "C" __attribute__((visibility("default")))
+
+// Not an event read: a GLX context still current on the display dies with it, and its timer
+// queries must be finished first (see GpuTimer::retire).
+PICTOR_EXPORT int XCloseDisplay(Display* dpy) {
+  auto fn = PICTOR_REAL(XCloseDisplay, x11);
+  if (!fn) return missing("XCloseDisplay"), 0;
+  before_display_close(dpy);
+  return fn(dpy);
+}
 
 PICTOR_EXPORT int XNextEvent(Display* dpy, XEvent* ev) {
   auto fn = PICTOR_REAL(XNextEvent, x11);
