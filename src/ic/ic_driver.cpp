@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <optional>
 #include <cmath>
 #include <random>
@@ -48,12 +49,18 @@ IcDriverOptions parse_ic_driver_args(std::string_view args, std::string_view spe
       if (value != "on" && value != "off")
         throw UsageError(fmt::format("driver '{}': target must be on or off", spec));
       o.target = value == "on";
+    } else if (key == "fire") {
+      if (value != "drawn" && value != "box")
+        throw UsageError(fmt::format("driver '{}': fire must be drawn or box", spec));
+      o.fire = value == "box" ? 1 : 0;
+    } else if (key == "settle") {
+      o.settle_ms = number(0.0, 5000.0);
     } else if (key == "seed") {
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), o.seed);
       if (ec != std::errc() || end != value.data() + value.size())
         throw UsageError(fmt::format("driver '{}': seed={} is not a non-negative integer", spec, value));
     } else {
-      throw UsageError(fmt::format("driver '{}': unknown option '{}' (hold, fps, motion, act, target, seed)", spec, key));
+      throw UsageError(fmt::format("driver '{}': unknown option '{}' (hold, fps, motion, act, target, settle, fire, seed)", spec, key));
     }
   }
   return o;
@@ -93,15 +100,22 @@ class IcDriver final : public drivers::Driver {
     armed_until_ns_.assign(vocabulary_.size(), -1);
     crosshair_ = m.aim_frame == "crosshair";
     fire_only_at_boxes_ = crosshair_ && m.press_on_box >= 0.5;
+    if (crosshair_ && options_.target) {
+      const double settle_ms = options_.settle_ms >= 0 ? options_.settle_ms : m.aim_interval_ms;
+      settle_ns_ = static_cast<std::int64_t>(std::llround(settle_ms * 1e6));
+    }
+    fire_box_ = fire_only_at_boxes_ && (options_.fire >= 0 ? options_.fire == 1 : settle_ns_ > 0);
     thresholds_ = options_.onsets ? m.release_thresholds : m.hold_thresholds;
     if (options_.hold >= 0) thresholds_.assign(vocabulary_.size(), options_.hold);
     planar_.resize(3 * static_cast<std::size_t>(m.shape.input_width) * static_cast<std::size_t>(m.shape.input_height));
   }
 
   std::string spec() const override {
-    return fmt::format("ic:{},{}fps={:.4g},motion={},act={},target={},seed={}", options_.model,
+    return fmt::format("ic:{},{}fps={:.4g},motion={},act={},target={},{}seed={}", options_.model,
                        options_.hold >= 0 ? fmt::format("hold={},", options_.hold) : std::string(), options_.fps,
-                       options_.motion ? "on" : "off", act_name(), options_.target ? "on" : "off", options_.seed);
+                       options_.motion ? "on" : "off", act_name(), options_.target ? "on" : "off",
+                       crosshair_ && options_.target ? fmt::format("settle={:.4g},fire={},", static_cast<double>(settle_ns_) / 1e6, fire_box_ ? "box" : "drawn") : std::string(),
+                       options_.seed);
   }
   std::vector<drivers::InputCode> vocabulary() const override { return vocabulary_; }
   bool wants_image() const override { return true; }
@@ -150,6 +164,9 @@ class IcDriver final : public drivers::Driver {
             {"aimed_presses", aimed_presses_},
             {"unaimed_presses", unaimed_presses_},
             {"aimed_moves", aimed_moves_},
+            {"settle_ms", crosshair_ && options_.target ? nlohmann::json(static_cast<double>(settle_ns_) / 1e6) : nlohmann::json(nullptr)},
+            {"settled_turns", settled_turns_},
+            {"fire", fire_box_ ? "box" : "drawn"},
             {"actions_per_minute", apm},
             {"detections_per_frame", frames_processed_ ? nlohmann::json(static_cast<double>(detections_) / static_cast<double>(frames_processed_)) : nlohmann::json(nullptr)},
             {"inference_ms", {{"downscale", downscale_.summary()},
@@ -183,12 +200,22 @@ class IcDriver final : public drivers::Driver {
       if (now_ns_ > armed_until_ns_[k]) {
         armed_until_ns_[k] = -1;
         ++lapsed_presses_;
-      } else if (!held_[k] && box_under_crosshair()) {
+      } else if (!held_[k] && can_fire()) {
         armed_until_ns_[k] = -1;
         set(k, true, send);
       }
     }
     for (std::size_t k = 0; k < vocabulary_.size(); ++k) {
+      // fire=box: a button is clicked on every frame it can fire on, released on the next one;
+      // the policy's drawn presses of buttons are not used.
+      if (fire_box_ && vocabulary_[k].button) {
+        if (held_[k]) {
+          set(k, false, send);
+        } else if (can_fire()) {
+          set(k, true, send);
+        }
+        continue;
+      }
       // act=hybrid clicks pointer buttons: pressed on a sampled onset (as act=onsets), released
       // on the next frame looked at. A click is a tap of a frame or two, down on ~2 % of the
       // recorded frames: a held threshold calibrated offline on so rare a state never fired live
@@ -227,10 +254,24 @@ class IcDriver final : public drivers::Driver {
     // move with button 1 down would turn the click into a box selection).
     if (!options_.motion || std::any_of(aimed_at_.begin(), aimed_at_.end(), [](const auto& a) { return a.first >= 0; })) return;
     const bool can_move = m.motion_scale > 0 || m.target_threshold <= 1.0;
+    if (!can_move) return;
     // The motion head learnt the move made on frames that moved; onsets decides when to make one.
-    if (!can_move || ((options_.onsets || options_.hybrid) && !sample(p.move_probability, m.onset_scales.back(), step_ns))) return;
+    const bool drawn = !(options_.onsets || options_.hybrid) || sample(p.move_probability, m.onset_scales.back(), step_ns);
     const auto move = static_cast<int>(vocabulary_.size());
-    if (const auto at = aim(move)) {
+    const auto at = aim(move);
+    if (settle_ns_ > 0 && at) {
+      // Settled turns (crosshair): with a confident target in view, turn toward it once the frame
+      // looked at is settle after the last input (so it shows where the view ended), unless the
+      // target is already under the crosshair; the sampled onsets time only the other moves.
+      if (now_ns_ - last_input_ns_ >= settle_ns_ && !box_under_crosshair()) {
+        ++aimed_moves_;
+        ++settled_turns_;
+        send_motion(at->first, at->second, send);
+      }
+      return;
+    }
+    if (!drawn) return;
+    if (at) {
       ++aimed_moves_;
       send_motion(at->first, at->second, send);
     } else if (m.motion_scale > 0) {
@@ -266,6 +307,10 @@ class IcDriver final : public drivers::Driver {
                                std::clamp(static_cast<int>(std::lround(py)), 0, image.height - 1)};
   }
 
+  // A crosshair press may go: a box under the crosshair on a frame that can show where the last
+  // input left the view (with a settle: settle after the last input; otherwise any frame).
+  bool can_fire() const { return (settle_ns_ <= 0 || now_ns_ - last_input_ns_ >= settle_ns_) && box_under_crosshair(); }
+
   // A detected box contains the window centre (the crosshair) on the frame looked at.
   bool box_under_crosshair() const {
     const ModelManifest& m = model_.manifest();
@@ -276,6 +321,7 @@ class IcDriver final : public drivers::Driver {
     pointer_x_ = x;
     pointer_y_ = y;
     if (x == sent_x_ && y == sent_y_) return;
+    last_input_ns_ = now_ns_;
     send.push_back(drivers::Input{drivers::InputKind::pointer_motion, 0, x, y});
     sent_x_ = x;
     sent_y_ = y;
@@ -299,7 +345,7 @@ class IcDriver final : public drivers::Driver {
     drivers::Input in{kind, c.code, -1, -1};
     // A crosshair game fires where the view points: its presses are never aimed. When its player
     // fired only at something, a press with nothing under the crosshair waits (armed) for one.
-    if (c.button && down && fire_only_at_boxes_ && !box_under_crosshair()) {
+    if (c.button && down && fire_only_at_boxes_ && !can_fire()) {
       if (armed_until_ns_[k] < 0) armed_until_ns_[k] = now_ns_ + kFireWaitMs * 1'000'000;
       return;
     }
@@ -320,6 +366,7 @@ class IcDriver final : public drivers::Driver {
       aimed_at_[k] = {-1, -1};
     }
     send.push_back(in);
+    last_input_ns_ = now_ns_;
     held_[k] = down;
     presses_ += down ? 1 : 0;
   }
@@ -372,7 +419,12 @@ class IcDriver final : public drivers::Driver {
   static constexpr std::int64_t kFireWaitMs = 500;
   std::vector<std::int64_t> armed_until_ns_;
   bool crosshair_ = false, fire_only_at_boxes_ = false;  // from the manifest's aim
+  bool fire_box_ = false;  // fire=box in effect
   std::uint64_t lapsed_presses_ = 0;
+  // Crosshair cadence: the settle (0: turns are sampled), when the last input (any) went out.
+  std::int64_t settle_ns_ = 0;
+  std::int64_t last_input_ns_ = std::numeric_limits<std::int64_t>::min() / 2;
+  std::uint64_t settled_turns_ = 0;
   std::int64_t now_ns_ = 0;
   std::uint64_t frames_processed_ = 0, frames_skipped_ = 0, actions_ = 0, detections_ = 0;
   StageTimes downscale_, detect_, policy_, total_;

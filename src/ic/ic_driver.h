@@ -26,6 +26,16 @@ namespace pictor::ic {
 //   target=on|off  aim button presses and pointer moves at the box the policy's pointer-target
 //              head picks when its posterior reaches the model's target_threshold (default on;
 //              otherwise presses go where the pointer is and moves use the learnt dx, dy)
+//   settle=MS  crosshair models only: how turns are timed. 0: sampled from the policy's move
+//              onsets, as in other games. MS > 0: a turn toward the chosen target is made on the
+//              first frame looked at that is MS after the previous input, unless the target is
+//              already under the crosshair; presses too wait for such a frame (default: the
+//              model's aim.interval_ms, learnt from the teacher's turns; 0 for a model without it)
+//   fire=drawn|box  crosshair models whose teacher fired only with a box under the crosshair
+//              (aim.press_on_box >= 0.5): drawn — button presses are drawn from the policy and
+//              wait up to 500 ms for a box under the crosshair; box — a button is clicked on every
+//              frame looked at that is settle after the last input and has a detected box under
+//              the crosshair (released on the next frame). Default: box when settle > 0, else drawn
 //   seed=N     the sampling generator's seed (default 1): same seed, same frames, same actions
 struct IcDriverOptions {
   std::string model;
@@ -37,6 +47,8 @@ struct IcDriverOptions {
   bool onsets = false;
   bool hybrid = true;
   bool target = true;
+  double settle_ms = -1;  // < 0: the model's aim.interval_ms
+  int fire = -1;          // fire=drawn 0, fire=box 1; < 0: box for a model that settles and fired only at boxes
   std::uint64_t seed = 1;
 };
 

@@ -40,7 +40,8 @@ nlohmann::json manifest_json(const ModelManifest& m) {
   j["policy"]["aim_offsets"] = m.aim_offsets;
   j["policy"]["event_given_target"] = m.event_given_target;
   j["policy"]["target_threshold"] = m.target_threshold;
-  j["policy"]["aim"] = {{"frame", m.aim_frame}, {"gain", m.aim_gain}, {"press_on_box", m.press_on_box}};
+  j["policy"]["aim"] = {{"frame", m.aim_frame}, {"gain", m.aim_gain}, {"press_on_box", m.press_on_box},
+                        {"interval_ms", m.aim_interval_ms}};
   j["window"] = {m.window_width, m.window_height};
   return j;
 }
@@ -157,6 +158,9 @@ ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path) {
     m.press_on_box = aim.contains("press_on_box") ? get<double>(aim, "press_on_box", pp + ".aim") : 0.0;
     if (!(m.press_on_box >= 0 && m.press_on_box <= 1))
       throw UsageError(fmt::format("{}: policy.aim.press_on_box must be a share 0..1", path));
+    m.aim_interval_ms = aim.contains("interval_ms") ? get<double>(aim, "interval_ms", pp + ".aim") : 0.0;
+    if (!(m.aim_interval_ms >= 0 && m.aim_interval_ms <= 60'000))
+      throw UsageError(fmt::format("{}: policy.aim.interval_ms must be 0..60000", path));
     if (m.aim_frame != "pointer" && m.aim_frame != "crosshair")
       throw UsageError(fmt::format("{}: policy.aim.frame must be pointer or crosshair", path));
     if (!(m.aim_gain >= 0 && m.aim_gain < 1e3) || (m.aim_frame == "crosshair" && !(m.aim_gain > 0)))

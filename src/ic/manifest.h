@@ -78,6 +78,10 @@ struct ModelManifest {
   // more the driver holds a drawn press until a detected box is under the crosshair (for up to
   // 500 ms, ic_driver.cpp kFireWaitMs), as the player did: it fired at something, not into the air.
   double press_on_box = 0;
+  // Crosshair: how long the player let pass between one turn toward a box and the next (the
+  // 10th percentile of the recorded gaps, ms: a person watches where a turn lands before the
+  // next). The driver's settle option defaults to it; 0: unknown (turns are sampled).
+  double aim_interval_ms = 0;
   int window_width = 0, window_height = 0;  // of the recordings
   // Width / height of the window (1 when unknown): converts vertical distances to width units.
   double aspect() const { return window_height > 0 ? static_cast<double>(window_width) / window_height : 1.0; }

@@ -22,7 +22,8 @@ nlohmann::json AimFit::to_json() const {
           {"move_events_on_a_box", on_a_box},
           {"move_events_fit_by_crosshair", crosshair_fits},
           {"press_events", press_events},
-          {"press_events_at_a_box_under_the_centre", press_on_a_box}};
+          {"press_events_at_a_box_under_the_centre", press_on_a_box},
+          {"turn_interval_ms", interval_ms > 0 ? nlohmann::json(interval_ms) : nlohmann::json(nullptr)}};
 }
 
 AimFit fit_aim(const std::vector<PointerTrack>& tracks, const std::vector<std::vector<std::vector<float>>>& features,
@@ -33,9 +34,10 @@ AimFit fit_aim(const std::vector<PointerTrack>& tracks, const std::vector<std::v
   const double aspect = m.aspect();
   const int slots = m.features.classes * m.features.per_class;
   AimFit fit;
-  std::vector<double> gains;
+  std::vector<double> gains, intervals;
   for (std::size_t q = 0; q < tracks.size(); ++q) {
     const PointerTrack& t = tracks[q];
+    std::ptrdiff_t last_turn = -1;  // frame of this track's previous move toward a box
     const std::size_t end = std::min({until[q], features[q].size(), t.event.size(), t.delta.size()});
     for (std::size_t i = 0; i < end; ++i) {
       if (t.event[i] >= 0 && t.event[i] < move) {
@@ -60,8 +62,17 @@ AimFit fit_aim(const std::vector<PointerTrack>& tracks, const std::vector<std::v
           gain = (dx * ox + dy * oy) / (norm * norm);
         }
       }
-      if (gain > 0) gains.push_back(gain);
+      if (gain > 0) {
+        gains.push_back(gain);
+        if (last_turn >= 0) intervals.push_back(static_cast<double>(static_cast<std::ptrdiff_t>(i) - last_turn) * m.frame_interval_ms);
+        last_turn = static_cast<std::ptrdiff_t>(i);
+      }
     }
+  }
+  if (intervals.size() >= 10 && m.frame_interval_ms > 0) {
+    auto mid = intervals.begin() + static_cast<std::ptrdiff_t>(intervals.size() / 2);
+    std::nth_element(intervals.begin(), mid, intervals.end());
+    fit.interval_ms = *mid;
   }
   if (!gains.empty()) {
     std::vector<double> sorted = gains;

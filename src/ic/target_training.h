@@ -31,7 +31,8 @@ struct PointerTrack {
 //  * pointer: the event's position lands on a box (label_target is a box): `on_a_box` events;
 //  * crosshair: the motion d points at a box's offset o from the window centre (cosine >= 0.9,
 //    |o| >= 0.01; the best-aligned box), giving a gain d·o/|o|²; `gain` is their median (also
-//    when pointer wins: it is reported) and `crosshair_fits` the events within 35 % of it.
+//    when pointer wins: it is reported) and `crosshair_fits` the events within 35 % of it;
+//    `interval_ms` the median gap between consecutive such turns (the player's cadence).
 // `requested` "auto" picks crosshair when it explains more move events than pointer (and at
 // least 10); "pointer" or "crosshair" forces one (crosshair with no aligned move is a UsageError).
 // Button presses are counted too: `press_events`, and `press_on_a_box` whose window centre (the
@@ -41,6 +42,9 @@ struct AimFit {
   double gain = 0;
   std::size_t move_events = 0, on_a_box = 0, crosshair_fits = 0;
   std::size_t press_events = 0, press_on_a_box = 0;
+  // The median time between consecutive moves toward a box in a recording (frames apart times
+  // the frame interval), ms; 0 with fewer than 10 such gaps.
+  double interval_ms = 0;
   double press_on_box_share() const {
     return press_events ? static_cast<double>(press_on_a_box) / static_cast<double>(press_events) : 0.0;
   }

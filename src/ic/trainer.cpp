@@ -423,11 +423,14 @@ ModelManifest train_model(const TrainOptions& o) {
   m.aim_frame = aim_fit.frame;
   m.aim_gain = m.aim_frame == "crosshair" ? aim_fit.gain : 0.0;
   m.press_on_box = m.aim_frame == "crosshair" ? aim_fit.press_on_box_share() : 0.0;
+  m.aim_interval_ms = m.aim_frame == "crosshair" ? aim_fit.interval_ms : 0.0;
   if (m.aim_frame == "crosshair")
     for (PointerTrack& t : tracks) to_crosshair(t, m.aim_gain, static_cast<int>(v));
-  note(fmt::format("train: aim frame {} ({} pointer moves: {} on a box, {} toward a box at gain {:.3f}; {} of {} "
+  note(fmt::format("train: aim frame {} ({} pointer moves: {} on a box, {} toward a box at gain {:.3f}, {}; {} of {} "
                    "presses with a box under the centre)", m.aim_frame, aim_fit.move_events, aim_fit.on_a_box,
-                   aim_fit.crosshair_fits, aim_fit.gain, aim_fit.press_on_a_box, aim_fit.press_events));
+                   aim_fit.crosshair_fits, aim_fit.gain,
+                   aim_fit.interval_ms > 0 ? fmt::format("one every {:.0f} ms", aim_fit.interval_ms) : std::string("interval unknown"),
+                   aim_fit.press_on_a_box, aim_fit.press_events));
   const auto n_out = static_cast<std::int64_t>(m.policy_outputs());
   const std::int64_t n_targets = target_entries(m.features);
   const auto vi = static_cast<std::int64_t>(v);

@@ -65,6 +65,33 @@ TEST(AimFrame, MotionTowardBoxesByOneGainIsACrosshair) {
   EXPECT_NEAR(forced.gain, 0.34, 1e-4);
 }
 
+TEST(AimFrame, TurnIntervalIsTheMedianGapBetweenTurnsTowardABox) {
+  // A turn toward the enemy every 3rd frame at first, then every 5th (50 ms frames): gaps of
+  // 150 ms (x8) and 250 ms (x9) between turns, with frames without an event between them.
+  Constructed c;
+  int next = 0;
+  for (int i = 0; i < 72; ++i) {
+    const float ex = 0.5f + 0.3f * std::sin(static_cast<float>(i)), ey = 0.45f;
+    const bool turn = i == next;
+    if (turn) next += i < 24 ? 3 : 5;
+    c.frame({{0, ex, ey, 0.03f, 0.12f}}, turn ? kMove : -1, {0.5f, 0.5f},
+            turn ? std::pair{0.34f * (ex - 0.5f), 0.34f * (ey - 0.5f)} : std::pair{0.0f, 0.0f});
+  }
+  ModelManifest m = manifest();
+  m.frame_interval_ms = 50;
+  const AimFit fit = fit_aim(c.tracks, c.features, {c.features[0].size()}, m, "auto");
+  EXPECT_EQ(fit.frame, "crosshair");
+  EXPECT_DOUBLE_EQ(fit.interval_ms, 250.0);
+  EXPECT_EQ(fit.to_json()["turn_interval_ms"], 250.0);
+  // Without a frame interval, or with under 10 gaps, it is unknown: 0, and null in the report.
+  m.frame_interval_ms = 0;
+  EXPECT_EQ(fit_aim(c.tracks, c.features, {c.features[0].size()}, m, "auto").interval_ms, 0.0);
+  m.frame_interval_ms = 50;
+  const AimFit few = fit_aim(c.tracks, c.features, {30}, m, "auto");
+  EXPECT_EQ(few.interval_ms, 0.0);
+  EXPECT_TRUE(few.to_json()["turn_interval_ms"].is_null());
+}
+
 TEST(AimFrame, PointerThatLandsOnTheBoxesItMovesToIsAPointer) {
   // A strategy player: the pointer moves onto a unit (various directions and lengths), so every
   // move event lies in a box; the motion's direction from the centre means nothing.

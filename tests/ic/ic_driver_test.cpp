@@ -332,6 +332,65 @@ TEST_F(IcDriverTest, CrosshairMovesByTheGainAndFiresWhereTheViewPoints) {
   EXPECT_GE(p->report()["lapsed_presses"].get<int>(), 1);
 }
 
+TEST_F(IcDriverTest, SettledTurnsWaitUntilTheLastTurnCanShow) {
+  // act=held moves on every frame looked at (hold=1: no button is ever pressed). A crosshair
+  // model with settle=250 turns toward the chosen box only on the first frame 250 ms after its
+  // previous input: frames come every 100 ms, so on frames 0, 3 and 6.
+  const std::string model = aiming_model("aim-crosshair-settle", 2, 0.5, false, true);
+  auto turns = [this](drivers::Driver& d) {
+    std::vector<int> at;
+    for (int i = 0; i < 8; ++i)
+      for (const auto& in : d.step(view(1'000'000'000 + i * 100'000'000LL, static_cast<std::uint64_t>(i + 1))).send)
+        if (in.kind == InputKind::pointer_motion) at.push_back(i);
+    return at;
+  };
+  auto every = make_ic_driver(parse_ic_driver_args(model + ",act=held,hold=1,settle=0", "ic"));
+  // Every frame, until the pointer is held at the window's corner (a turn that moves nothing
+  // sends nothing).
+  EXPECT_EQ(turns(*every), (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(every->report()["settle_ms"], 0.0);
+  auto settled = make_ic_driver(parse_ic_driver_args(model + ",act=held,hold=1,settle=250", "ic"));
+  EXPECT_EQ(turns(*settled), (std::vector<int>{0, 3, 6}));
+  EXPECT_EQ(settled->report()["settled_turns"], 3);
+  EXPECT_NE(settled->spec().find("settle=250"), std::string::npos) << settled->spec();
+  // The model's learnt interval is the default.
+  nlohmann::json j;
+  std::ifstream(model + "/manifest.json") >> j;
+  j["policy"]["aim"]["interval_ms"] = 250.0;
+  std::ofstream(model + "/manifest.json") << j.dump();
+  auto learnt = make_ic_driver(parse_ic_driver_args(model + ",act=held,hold=1", "ic"));
+  EXPECT_EQ(turns(*learnt), (std::vector<int>{0, 3, 6}));
+  EXPECT_THROW(parse_ic_driver_args(model + ",settle=-1", "ic"), UsageError);
+  EXPECT_THROW(parse_ic_driver_args(model + ",fire=often", "ic"), UsageError);
+}
+
+TEST_F(IcDriverTest, FireBoxClicksOnlyWithABoxUnderTheCrosshair) {
+  // A teacher that fired only at boxes, a learnt settle: fire=box by default. The policy draws a
+  // click on every frame, but every detected box is in column 0, never under the crosshair: no
+  // press goes out, and none waits (nothing is armed, nothing lapses). fire=drawn arms them.
+  const std::string model = aiming_model("aim-crosshair-firebox", 2, 0.5, true, true);
+  nlohmann::json j;
+  std::ifstream(model + "/manifest.json") >> j;
+  j["policy"]["aim"]["press_on_box"] = 1.0;
+  j["policy"]["aim"]["interval_ms"] = 150.0;
+  std::ofstream(model + "/manifest.json") << j.dump();
+  auto presses = [this](drivers::Driver& d) {
+    int n = 0;
+    for (int i = 0; i < 8; ++i)
+      for (const auto& in : d.step(view(1'000'000'000 + i * 100'000'000LL, static_cast<std::uint64_t>(i + 1))).send)
+        n += in.kind == InputKind::button_press;
+    return n;
+  };
+  auto box = make_ic_driver(parse_ic_driver_args(model, "ic"));
+  EXPECT_NE(box->spec().find("fire=box"), std::string::npos) << box->spec();
+  EXPECT_EQ(presses(*box), 0);
+  EXPECT_EQ(box->report()["lapsed_presses"], 0);
+  EXPECT_EQ(box->report()["fire"], "box");
+  auto drawn = make_ic_driver(parse_ic_driver_args(model + ",fire=drawn", "ic"));
+  EXPECT_EQ(presses(*drawn), 0);
+  EXPECT_GE(drawn->report()["lapsed_presses"].get<int>(), 1);
+}
+
 TEST_F(IcDriverTest, UnusableModelIsAUsageError) {
   EXPECT_THROW(make_ic_driver(parse_ic_driver_args("/nonexistent/model", "ic:/nonexistent/model")), UsageError);
 }

@@ -30,6 +30,7 @@ ModelManifest small_manifest() {
   m.target_threshold = 0.35;
   m.aim_frame = "crosshair";
   m.aim_gain = 0.34;
+  m.aim_interval_ms = 312.5;
   m.confidence = 0.0;  // every cell decodes: compares the whole output
   m.nms_iou = 1.0;
   return m;
@@ -105,6 +106,7 @@ TEST(ModelFiles, SaveLoadRoundTripSameOutputs) {
   EXPECT_EQ(loaded.manifest().event_given_target, s.manifest.event_given_target);
   EXPECT_EQ(loaded.manifest().aim_frame, "crosshair");
   EXPECT_DOUBLE_EQ(loaded.manifest().aim_gain, 0.34);
+  EXPECT_DOUBLE_EQ(loaded.manifest().aim_interval_ms, 312.5);
   // reset_policy starts the sequence again.
   loaded.reset_policy();
   EXPECT_NEAR(loaded.policy_step(f1).held_probability[0], p1.held_probability[0], 1e-6);
@@ -214,6 +216,8 @@ TEST(ModelFiles, BrokenDirectoriesGiveOneClearLine) {
     EXPECT_NE(load_error(s.dir).find("policy.aim.frame must be pointer or crosshair"), std::string::npos);
     edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["aim"] = {{"frame", "crosshair"}, {"gain", 0.0}}; });
     EXPECT_NE(load_error(s.dir).find("policy.aim.gain"), std::string::npos);
+    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["aim"] = {{"frame", "crosshair"}, {"gain", 0.3}, {"interval_ms", -5}}; });
+    EXPECT_NE(load_error(s.dir).find("policy.aim.interval_ms"), std::string::npos);
   }
   {
     // A schema-3 model from before crosshair aiming has no `aim`: it points.
