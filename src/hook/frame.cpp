@@ -11,21 +11,14 @@
 namespace pictor::hook {
 
 static void* current_context_handle(Api api) noexcept {
-  using GetCtx = void* (*)();
-  static std::atomic<GetCtx> glx{nullptr}, egl{nullptr};
-  auto& slot = api == Api::glx ? glx : egl;
-  GetCtx fn = slot.load(std::memory_order_relaxed);
-  if (!fn) {
-    const char* name = api == Api::glx ? "glXGetCurrentContext" : "eglGetCurrentContext";
-    void* p = real_dlsym(RTLD_NEXT, name);
-    if (!p) {
-      if (void* h = dlopen(api == Api::glx ? "libGL.so.1" : "libEGL.so.1", RTLD_LAZY | RTLD_NOLOAD))
-        p = real_dlsym(h, name);
-    }
-    fn = reinterpret_cast<GetCtx>(p);
-    slot.store(fn, std::memory_order_relaxed);
+  static std::atomic<decltype(&::glXGetCurrentContext)> glx{nullptr};
+  static std::atomic<decltype(&::eglGetCurrentContext)> egl{nullptr};
+  if (api == Api::glx) {
+    auto fn = resolve(glx, "glXGetCurrentContext", "gl");
+    return fn ? static_cast<void*>(fn()) : nullptr;
   }
-  return fn ? fn() : nullptr;
+  auto fn = resolve(egl, "eglGetCurrentContext", "egl");
+  return fn ? static_cast<void*>(fn()) : nullptr;
 }
 
 template <typename Fn>
@@ -149,25 +142,12 @@ void before_destroy(void* context) noexcept {
 }
 
 void before_display_close(void* display) noexcept {
-  ContextState*& current = current_context();
+  ContextState* current = current_context();
   if (!current || current->api != Api::glx) return;
-  using GetDpy = void* (*)();
-  static std::atomic<GetDpy> get_display{nullptr};
-  GetDpy fn = get_display.load(std::memory_order_relaxed);
-  if (!fn) {
-    void* p = real_dlsym(RTLD_NEXT, "glXGetCurrentDisplay");
-    if (!p) {
-      if (void* h = dlopen("libGL.so.1", RTLD_LAZY | RTLD_NOLOAD)) p = real_dlsym(h, "glXGetCurrentDisplay");
-    }
-    fn = reinterpret_cast<GetDpy>(p);
-    get_display.store(fn, std::memory_order_relaxed);
-  }
+  static std::atomic<decltype(&::glXGetCurrentDisplay)> get_display{nullptr};
+  auto fn = resolve(get_display, "glXGetCurrentDisplay", "gl");
   // Closing the display of the current context tears that context down with it.
-  if (!fn || fn() != display) return;
-  void* context = current->key.load(std::memory_order_relaxed);
-  current->gpu.retire(gpu_result_pusher(*current));
-  current = nullptr;
-  release_context(context);
+  if (fn && fn() == display) before_destroy(current->key.load(std::memory_order_relaxed));
 }
 
 }  // namespace pictor::hook

@@ -39,6 +39,10 @@ class GpuTimer {
   void retire(Emit&& emit) noexcept;
 
  private:
+  // Emits finished results oldest first; `wait`: every pending one, waiting for each.
+  template <typename Emit>
+  void read_results(Emit&& emit, bool wait) noexcept;
+
   enum class State : std::uint8_t { unknown, ok, unavailable };
   State state_ = State::unknown;
   const char* reason_ = "not initialised";
@@ -59,15 +63,16 @@ class GpuTimer {
 };
 
 template <typename Emit>
-void GpuTimer::collect(Emit&& emit) noexcept {
-  if (state_ != State::ok) return;
+void GpuTimer::read_results(Emit&& emit, bool wait) noexcept {
   // Results become available in submission order, so stop at the first one not ready.
   for (int n = 0; n < kSlots && pending_[oldest_]; ++n) {
-    GLint available = 0;
-    get_iv_(queries_[oldest_], GL_QUERY_RESULT_AVAILABLE, &available);
-    if (!available) break;
+    if (!wait) {
+      GLint available = 0;
+      get_iv_(queries_[oldest_], GL_QUERY_RESULT_AVAILABLE, &available);
+      if (!available) break;
+    }
     GLuint64 ns = 0;
-    get_ui64_(queries_[oldest_], GL_QUERY_RESULT, &ns);
+    get_ui64_(queries_[oldest_], GL_QUERY_RESULT, &ns);  // waits when the result is not in yet
     if (!discard_[oldest_]) emit(frame_of_[oldest_], static_cast<std::int64_t>(ns));
     pending_[oldest_] = false;
     discard_[oldest_] = false;
@@ -76,16 +81,15 @@ void GpuTimer::collect(Emit&& emit) noexcept {
 }
 
 template <typename Emit>
+void GpuTimer::collect(Emit&& emit) noexcept {
+  if (state_ == State::ok) read_results(emit, false);
+}
+
+template <typename Emit>
 void GpuTimer::retire(Emit&& emit) noexcept {
   if (state_ != State::ok) return;
   abandon();
-  for (int n = 0; n < kSlots && pending_[oldest_]; ++n) {
-    GLuint64 ns = 0;
-    get_ui64_(queries_[oldest_], GL_QUERY_RESULT, &ns);  // waits until the query has finished
-    if (!discard_[oldest_]) emit(frame_of_[oldest_], static_cast<std::int64_t>(ns));
-    pending_[oldest_] = false;
-    oldest_ = (oldest_ + 1) % kSlots;
-  }
+  read_results(emit, true);
   delete_(kSlots, queries_);
   state_ = State::unavailable;
   reason_ = "context destroyed";

@@ -194,6 +194,7 @@ class IcDriver final : public drivers::Driver {
     ++frames_processed_;
     detections_ += objects.size();
     frame_ = Frame{&image, &features, &p};
+    on_target_ = crosshair_ && box_under_crosshair();
     // A press held back until a box is under the crosshair goes now, or lapses.
     for (std::size_t k = 0; k < armed_until_ns_.size(); ++k) {
       if (armed_until_ns_[k] < 0) continue;
@@ -263,7 +264,7 @@ class IcDriver final : public drivers::Driver {
       // Settled turns (crosshair): with a confident target in view, turn toward it once the frame
       // looked at is settle after the last input (so it shows where the view ended), unless the
       // target is already under the crosshair; the sampled onsets time only the other moves.
-      if (now_ns_ - last_input_ns_ >= settle_ns_ && !box_under_crosshair()) {
+      if (settled() && !on_target_) {
         ++aimed_moves_;
         ++settled_turns_;
         send_motion(at->first, at->second, send);
@@ -307,9 +308,11 @@ class IcDriver final : public drivers::Driver {
                                std::clamp(static_cast<int>(std::lround(py)), 0, image.height - 1)};
   }
 
-  // A crosshair press may go: a box under the crosshair on a frame that can show where the last
-  // input left the view (with a settle: settle after the last input; otherwise any frame).
-  bool can_fire() const { return (settle_ns_ <= 0 || now_ns_ - last_input_ns_ >= settle_ns_) && box_under_crosshair(); }
+  // The frame looked at can show where the last input left the view: it is settle after that
+  // input (always true without a settle).
+  bool settled() const { return settle_ns_ <= 0 || now_ns_ - last_input_ns_ >= settle_ns_; }
+  // A crosshair press may go: a box under the crosshair on a settled frame.
+  bool can_fire() const { return settled() && on_target_; }
 
   // A detected box contains the window centre (the crosshair) on the frame looked at.
   bool box_under_crosshair() const {
@@ -420,6 +423,7 @@ class IcDriver final : public drivers::Driver {
   std::vector<std::int64_t> armed_until_ns_;
   bool crosshair_ = false, fire_only_at_boxes_ = false;  // from the manifest's aim
   bool fire_box_ = false;  // fire=box in effect
+  bool on_target_ = false;  // crosshair: a detected box contains the centre of the frame looked at
   std::uint64_t lapsed_presses_ = 0;
   // Crosshair cadence: the settle (0: turns are sampled), when the last input (any) went out.
   std::int64_t settle_ns_ = 0;

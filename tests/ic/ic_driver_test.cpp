@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
@@ -103,10 +102,10 @@ std::string model_with_onset_scale(const std::string& model, double scale, const
   const std::string dir = test::temp_dir(name);
   for (const char* f : {"detector.pt", "policy.pt", "manifest.json"})
     std::filesystem::copy_file(model + "/" + f, dir + "/" + f, std::filesystem::copy_options::overwrite_existing);
-  nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/manifest.json"));
-  for (auto& s : j["policy"]["onset_scales"]) s = scale;
-  for (auto& s : j["policy"]["repress_scales"]) s = scale;
-  std::ofstream(dir + "/manifest.json") << j.dump();
+  test::edit_manifest(dir, [scale](nlohmann::json& j) {
+    for (auto& s : j["policy"]["onset_scales"]) s = scale;
+    for (auto& s : j["policy"]["repress_scales"]) s = scale;
+  });
   return dir;
 }
 
@@ -321,10 +320,7 @@ TEST_F(IcDriverTest, CrosshairMovesByTheGainAndFiresWhereTheViewPoints) {
   // A player who fired only with a box under the crosshair (press_on_box 1): a drawn press waits
   // for one; none comes (every box is in column 0), so no press is sent and each wait lapses.
   const std::string picky = aiming_model("aim-crosshair-picky", 2, 0.5, true, true);
-  nlohmann::json j;
-  std::ifstream(picky + "/manifest.json") >> j;
-  j["policy"]["aim"]["press_on_box"] = 1.0;
-  std::ofstream(picky + "/manifest.json") << j.dump();
+  test::edit_manifest(picky, [](nlohmann::json& j) { j["policy"]["aim"]["press_on_box"] = 1.0; });
   auto p = make_ic_driver(parse_ic_driver_args(picky + ",act=onsets", "ic"));
   for (int i = 0; i < 8; ++i)
     for (const auto& in : p->step(view(1'000'000'000 + i * 100'000'000LL, static_cast<std::uint64_t>(i + 1))).send)
@@ -354,10 +350,7 @@ TEST_F(IcDriverTest, SettledTurnsWaitUntilTheLastTurnCanShow) {
   EXPECT_EQ(settled->report()["settled_turns"], 3);
   EXPECT_NE(settled->spec().find("settle=250"), std::string::npos) << settled->spec();
   // The model's learnt interval is the default.
-  nlohmann::json j;
-  std::ifstream(model + "/manifest.json") >> j;
-  j["policy"]["aim"]["interval_ms"] = 250.0;
-  std::ofstream(model + "/manifest.json") << j.dump();
+  test::edit_manifest(model, [](nlohmann::json& j) { j["policy"]["aim"]["interval_ms"] = 250.0; });
   auto learnt = make_ic_driver(parse_ic_driver_args(model + ",act=held,hold=1", "ic"));
   EXPECT_EQ(turns(*learnt), (std::vector<int>{0, 3, 6}));
   EXPECT_THROW(parse_ic_driver_args(model + ",settle=-1", "ic"), UsageError);
@@ -369,11 +362,10 @@ TEST_F(IcDriverTest, FireBoxClicksOnlyWithABoxUnderTheCrosshair) {
   // click on every frame, but every detected box is in column 0, never under the crosshair: no
   // press goes out, and none waits (nothing is armed, nothing lapses). fire=drawn arms them.
   const std::string model = aiming_model("aim-crosshair-firebox", 2, 0.5, true, true);
-  nlohmann::json j;
-  std::ifstream(model + "/manifest.json") >> j;
-  j["policy"]["aim"]["press_on_box"] = 1.0;
-  j["policy"]["aim"]["interval_ms"] = 150.0;
-  std::ofstream(model + "/manifest.json") << j.dump();
+  test::edit_manifest(model, [](nlohmann::json& j) {
+    j["policy"]["aim"]["press_on_box"] = 1.0;
+    j["policy"]["aim"]["interval_ms"] = 150.0;
+  });
   auto presses = [this](drivers::Driver& d) {
     int n = 0;
     for (int i = 0; i < 8; ++i)

@@ -139,13 +139,6 @@ std::string load_error(const std::string& dir) {
   return "";
 }
 
-void edit_manifest(const std::string& dir, const std::function<void(nlohmann::json&)>& edit) {
-  nlohmann::json j;
-  std::ifstream(dir + "/manifest.json") >> j;
-  edit(j);
-  std::ofstream(dir + "/manifest.json") << j.dump();
-}
-
 TEST(ModelFiles, BrokenDirectoriesGiveOneClearLine) {
   EXPECT_NE(load_error("/nonexistent/pictor-model").find("no such model directory"), std::string::npos);
   {
@@ -160,29 +153,29 @@ TEST(ModelFiles, BrokenDirectoriesGiveOneClearLine) {
   }
   {
     SavedModel s = save_random_model("schema");
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["schema"] = 99; });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["schema"] = 99; });
     EXPECT_NE(load_error(s.dir).find("model schema 99"), std::string::npos);
   }
   {
     SavedModel s = save_random_model("schema2");  // before the pointer-target head
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["schema"] = 2; });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["schema"] = 2; });
     const std::string m = load_error(s.dir);
     EXPECT_NE(m.find("model schema 2"), std::string::npos) << m;
     EXPECT_NE(m.find("retrain"), std::string::npos) << m;
   }
   {
     SavedModel s = save_random_model("event-given-target");
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["event_given_target"][1] = {0.5, 0.5}; });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["event_given_target"][1] = {0.5, 0.5}; });
     EXPECT_NE(load_error(s.dir).find("policy.event_given_target"), std::string::npos);
   }
   {
     SavedModel s = save_random_model("aim-offsets");
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"].erase("aim_offsets"); });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"].erase("aim_offsets"); });
     EXPECT_NE(load_error(s.dir).find("missing 'aim_offsets'"), std::string::npos);
   }
   {
     SavedModel s = save_random_model("classes");  // a class added everywhere in the manifest
-    edit_manifest(s.dir, [](nlohmann::json& j) {
+    test::edit_manifest(s.dir, [](nlohmann::json& j) {
       j["classes"].push_back("tree");
       j["feature_layout"]["size"] = 72;
       j["policy"]["input"] = 72;
@@ -197,37 +190,37 @@ TEST(ModelFiles, BrokenDirectoriesGiveOneClearLine) {
   }
   {
     SavedModel s = save_random_model("shape");
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["hidden"] = 32; });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["hidden"] = 32; });
     EXPECT_NE(load_error(s.dir).find("policy.pt"), std::string::npos);
   }
   {
     SavedModel s = save_random_model("outputs");
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["outputs"] = 9; });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["outputs"] = 9; });
     EXPECT_NE(load_error(s.dir).find("policy.outputs"), std::string::npos);
   }
   {
     SavedModel s = save_random_model("onset-scales");
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["onset_scales"] = {1.0, 1.0}; });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["onset_scales"] = {1.0, 1.0}; });
     EXPECT_NE(load_error(s.dir).find("policy.onset_scales"), std::string::npos);
   }
   {
     SavedModel s = save_random_model("aim-frame");
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["aim"]["frame"] = "joystick"; });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["aim"]["frame"] = "joystick"; });
     EXPECT_NE(load_error(s.dir).find("policy.aim.frame must be pointer or crosshair"), std::string::npos);
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["aim"] = {{"frame", "crosshair"}, {"gain", 0.0}}; });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["aim"] = {{"frame", "crosshair"}, {"gain", 0.0}}; });
     EXPECT_NE(load_error(s.dir).find("policy.aim.gain"), std::string::npos);
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["aim"] = {{"frame", "crosshair"}, {"gain", 0.3}, {"interval_ms", -5}}; });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["aim"] = {{"frame", "crosshair"}, {"gain", 0.3}, {"interval_ms", -5}}; });
     EXPECT_NE(load_error(s.dir).find("policy.aim.interval_ms"), std::string::npos);
   }
   {
     // A schema-3 model from before crosshair aiming has no `aim`: it points.
     SavedModel s = save_random_model("no-aim");
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"].erase("aim"); });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"].erase("aim"); });
     EXPECT_EQ(Model::load(s.dir).manifest().aim_frame, "pointer");
   }
   {
     SavedModel s = save_random_model("hold-thresholds");
-    edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"].erase("hold_thresholds"); });
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"].erase("hold_thresholds"); });
     EXPECT_NE(load_error(s.dir).find("missing 'hold_thresholds'"), std::string::npos);
   }
   {

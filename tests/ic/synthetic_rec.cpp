@@ -133,4 +133,11 @@ void write_synthetic_rec(const std::string& dir, int frames) {
                      });
 }
 
+void edit_manifest(const std::string& dir, const std::function<void(nlohmann::json&)>& edit) {
+  nlohmann::json j;
+  std::ifstream(dir + "/manifest.json") >> j;
+  edit(j);
+  std::ofstream(dir + "/manifest.json") << j.dump();
+}
+
 }  // namespace pictor::ic::test

@@ -1,6 +1,9 @@
 // A small recording made by hand in the REC format (docs/intelligent-client.md) for the model
 // tests: coloured boxes moving over a plain background, and a driver that steers after them.
 #pragma once
+#include <nlohmann/json.hpp>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,5 +28,8 @@ void write_synthetic_clicks(const std::string& dir, int frames = 60);
 // A manifest for hand-built models: `classes`, `vocabulary`, feature slots FeatureLayout{classes,
 // 4}, window 1280x720; every calibrated field left for the test to set.
 ModelManifest hand_manifest(std::vector<std::string> classes, std::vector<std::string> vocabulary);
+
+// Rewrites DIR/manifest.json after `edit` changed it.
+void edit_manifest(const std::string& dir, const std::function<void(nlohmann::json&)>& edit);
 
 }  // namespace pictor::ic::test
