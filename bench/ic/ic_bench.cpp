@@ -1,5 +1,6 @@
 // Cost of the ic driver's stages per frame, one thread: downscaling a 1280x720 BGRX window to the
-// detector's 128x72, the detector (forward + decode + NMS), and one LSTM policy step. The model
+// detector's input (the model's input_size: 128x72 by default), the detector (forward + decode +
+// NMS), and one LSTM policy step. The model
 // is the default shape with random weights (cost does not depend on the weights, except decode
 // work per detection) unless PICTOR_IC_MODEL names a trained model directory.
 #include <benchmark/benchmark.h>
@@ -56,12 +57,18 @@ std::vector<std::uint8_t> window_pixels(int w, int h) {
   return px;
 }
 
+std::vector<std::uint8_t> input_buffer() {
+  const NetworkShape& s = model().manifest().shape;
+  return std::vector<std::uint8_t>(3 * static_cast<std::size_t>(s.input_width) * static_cast<std::size_t>(s.input_height));
+}
+
 void BM_Downscale720p(benchmark::State& state) {
   const auto px = window_pixels(1280, 720);
   const pictor::tag::ImageView view{px.data(), 1280, 720, 1280 * 4, pictor::tag::PixelFormat::bgrx};
-  std::vector<std::uint8_t> out(3 * 128 * 72);
+  const NetworkShape& s = model().manifest().shape;
+  std::vector<std::uint8_t> out = input_buffer();
   for (auto _ : state) {
-    downscale_planar(view, 128, 72, out.data());
+    downscale_planar(view, s.input_width, s.input_height, out.data());
     benchmark::DoNotOptimize(out.data());
   }
 }
@@ -72,8 +79,9 @@ void BM_Detect(benchmark::State& state) {
   Model& m = model();
   const auto px = window_pixels(1280, 720);
   const pictor::tag::ImageView view{px.data(), 1280, 720, 1280 * 4, pictor::tag::PixelFormat::bgrx};
-  std::vector<std::uint8_t> in(3 * 128 * 72);
-  downscale_planar(view, 128, 72, in.data());
+  const NetworkShape& s = m.manifest().shape;
+  std::vector<std::uint8_t> in = input_buffer();
+  downscale_planar(view, s.input_width, s.input_height, in.data());
   for (auto _ : state) benchmark::DoNotOptimize(m.detect(in.data()));
 }
 BENCHMARK(BM_Detect)->Unit(benchmark::kMillisecond);

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "core/units.h"
 #include "drivers/driver.h"
 
 #ifdef PICTOR_HAVE_IC
@@ -38,6 +39,8 @@ void add_train(CLI::App& app, Context& ctx) {
     std::uint64_t seed = 1;
     int threads = 1;
     std::string aim = "auto";
+    std::string input;
+    std::string confidence = "0.3";
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("REC", args->recordings, "Recording directories (pictor record)")->required();
@@ -45,6 +48,11 @@ void add_train(CLI::App& app, Context& ctx) {
   cmd->add_option("--steps", args->steps, "Training steps for both networks (default: detector 2000, policy 1500)");
   cmd->add_option("--detector-steps", args->detector_steps, "Detector steps (overrides --steps)");
   cmd->add_option("--policy-steps", args->policy_steps, "Policy steps (overrides --steps)");
+  cmd->add_option("--input", args->input,
+                  "Detector input WxH, multiples of 8 (default 128x72; at most the recordings' frame size)");
+  cmd->add_option("--confidence", args->confidence,
+                  "Detector decode threshold, 0..1, or auto: the one of 0.05, 0.10 ... 0.95 with the best F1 on the "
+                  "held-out frames (default 0.3)");
   cmd->add_option("--seed", args->seed, "Random seed (weights, batches, augmentation)");
   cmd->add_option("--threads", args->threads, "Torch threads (1: deterministic)");
   cmd->add_option("--aim", args->aim,
@@ -64,6 +72,22 @@ void add_train(CLI::App& app, Context& ctx) {
     o.seed = args->seed;
     o.threads = args->threads;
     o.aim = args->aim;
+    if (args->confidence == "auto") {
+      o.confidence = -1;
+    } else {
+      char* end = nullptr;
+      o.confidence = std::strtod(args->confidence.c_str(), &end);
+      if (args->confidence.empty() || *end || !(o.confidence > 0 && o.confidence < 1))
+        throw UsageError(fmt::format("pictor train: --confidence {}: expected auto or a number between 0 and 1",
+                                     args->confidence));
+    }
+    if (!args->input.empty()) {
+      const Size in = parse_size(args->input);
+      if (in.width % 8 || in.height % 8)
+        throw UsageError(fmt::format("pictor train: --input {}: width and height must be multiples of 8", args->input));
+      o.shape.input_width = in.width;
+      o.shape.input_height = in.height;
+    }
     Progress progress(ctx.quiet);
     o.progress = [&](const std::string& line) { progress.update(line); };
     o.note = [&](const std::string& line) { progress.note(line); };

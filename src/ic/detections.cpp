@@ -93,7 +93,15 @@ DetectionScore score_detections(std::span<const std::vector<Detection>> detected
     }
     s.truths += truths;
     s.detections += ranked.size();
-    for (const auto& r : ranked) true_pos += r.second;
+    std::size_t class_true_pos = 0;
+    for (const auto& r : ranked) class_true_pos += r.second;
+    true_pos += class_true_pos;
+    DetectionScore::Class& cs = s.per_class.emplace_back();
+    cs.truths = truths;
+    cs.detections = ranked.size();
+    cs.precision = ranked.empty() ? std::nan("") : static_cast<double>(class_true_pos) / static_cast<double>(ranked.size());
+    cs.recall = truths ? static_cast<double>(class_true_pos) / static_cast<double>(truths) : std::nan("");
+    cs.ap50 = std::nan("");
     if (truths == 0) continue;
     std::stable_sort(ranked.begin(), ranked.end(), [](auto& a, auto& b) { return a.first > b.first; });
     // All-point interpolation: precision made monotone from the right, summed over recall steps.
@@ -110,12 +118,62 @@ DetectionScore score_detections(std::span<const std::vector<Detection>> detected
       ap += (rec[k] - last_rec) * prec[k];
       last_rec = rec[k];
     }
+    cs.ap50 = ap;
     ap_sum += ap;
     ++ap_classes;
   }
   s.precision = s.detections ? static_cast<double>(true_pos) / static_cast<double>(s.detections) : std::nan("");
   s.recall = s.truths ? static_cast<double>(true_pos) / static_cast<double>(s.truths) : std::nan("");
   s.map50 = ap_classes ? ap_sum / ap_classes : std::nan("");
+  return s;
+}
+
+namespace {
+bool any_contains(const std::vector<Detection>& boxes, float x, float y) {
+  for (const Detection& d : boxes)
+    if (std::abs(x - d.cx) <= 0.5f * d.w && std::abs(y - d.cy) <= 0.5f * d.h) return true;
+  return false;
+}
+double share(std::size_t part, std::size_t whole) {
+  return whole ? static_cast<double>(part) / static_cast<double>(whole) : std::nan("");
+}
+}  // namespace
+
+std::vector<std::vector<Detection>> above_confidence(std::span<const std::vector<Detection>> detected, double confidence) {
+  std::vector<std::vector<Detection>> out(detected.size());
+  for (std::size_t i = 0; i < detected.size(); ++i)
+    for (const Detection& d : detected[i])
+      if (d.confidence >= confidence) out[i].push_back(d);
+  return out;
+}
+
+double best_f1_confidence(std::span<const std::vector<Detection>> detected,
+                          std::span<const std::vector<Detection>> truth, int classes, double fallback) {
+  double best = fallback, best_f1 = -1;
+  for (int step = 1; step <= 19; ++step) {
+    const double t = static_cast<double>(step) / 20.0;
+    const DetectionScore s = score_detections(above_confidence(detected, t), truth, classes);
+    if (s.truths == 0) return fallback;
+    const double p = std::isnan(s.precision) ? 0.0 : s.precision, r = s.recall;
+    const double f1 = p + r > 0 ? 2 * p * r / (p + r) : 0.0;
+    if (f1 >= best_f1) best_f1 = f1, best = t;
+  }
+  return best;
+}
+
+double PointScore::precision() const { return share(both, detected); }
+double PointScore::recall() const { return share(both, truth); }
+
+PointScore score_point(std::span<const std::vector<Detection>> detected,
+                       std::span<const std::vector<Detection>> truth, float x, float y) {
+  PointScore s;
+  s.images = std::min(detected.size(), truth.size());
+  for (std::size_t i = 0; i < s.images; ++i) {
+    const bool d = any_contains(detected[i], x, y), t = any_contains(truth[i], x, y);
+    s.detected += d;
+    s.truth += t;
+    s.both += d && t;
+  }
   return s;
 }
 

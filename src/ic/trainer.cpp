@@ -125,7 +125,8 @@ struct Frame {
   std::size_t seq, index;
 };
 
-std::vector<std::vector<Detection>> detect_all(DetectorNet& det, const Sequence& s, const ModelManifest& m) {
+std::vector<std::vector<Detection>> detect_all(DetectorNet& det, const Sequence& s, const ModelManifest& m,
+                                               double confidence) {
   torch::NoGradGuard no_grad;
   std::vector<std::vector<Detection>> out;
   const std::size_t chunk = 64;
@@ -137,7 +138,7 @@ std::vector<std::vector<Detection>> detect_all(DetectorNet& det, const Sequence&
       const torch::Tensor yk = y[static_cast<std::int64_t>(k)].contiguous();
       out.push_back(decode_grid(GridOutput{yk.data_ptr<float>(), m.shape.grid_width(), m.shape.grid_height(),
                                            static_cast<int>(m.classes.size())},
-                                m.confidence, m.nms_iou));
+                                confidence, m.nms_iou));
     }
   }
   return out;
@@ -282,6 +283,8 @@ ModelManifest train_model(const TrainOptions& o) {
   if (o.threads < 1) throw UsageError("train: --threads must be >= 1");
   if (o.batch < 1 || o.sequence < 1) throw UsageError("train: batch and sequence must be >= 1");
   if (!(o.held_out >= 0.0 && o.held_out <= 0.9)) throw UsageError("train: held-out fraction must be 0..0.9");
+  if (o.confidence >= 1.0 || o.confidence == 0.0 || std::isnan(o.confidence))
+    throw UsageError("train: --confidence must be auto or a number between 0 and 1");
   torch::set_num_threads(o.threads);
   torch::manual_seed(o.seed);
   std::mt19937_64 rng(o.seed);
@@ -289,6 +292,10 @@ ModelManifest train_model(const TrainOptions& o) {
   std::vector<TrainingRecording> recs;
   for (const std::string& dir : o.recordings) recs.push_back(load_training_recording(dir));
   check_compatible(recs);
+  if (o.shape.input_width > recs[0].info.frame_size.width || o.shape.input_height > recs[0].info.frame_size.height)
+    throw UsageError(fmt::format("train: detector input {}x{} is larger than the recorded frames ({}x{})",
+                                 o.shape.input_width, o.shape.input_height, recs[0].info.frame_size.width,
+                                 recs[0].info.frame_size.height));
   ModelManifest m;
   m.shape = o.shape;
   m.classes = recs[0].info.classes;
@@ -371,17 +378,39 @@ ModelManifest train_model(const TrainOptions& o) {
   }
   const double det_seconds = seconds_since(det_t0);
   det->eval();
+  // Detected once at a low threshold (AP needs the whole curve); the decode threshold is then the
+  // given one or, with --confidence auto, the one with the best F1 on the held-out frames, and
+  // every frame keeps what that threshold keeps.
+  constexpr double kLowConfidence = 0.05;
   std::vector<std::vector<std::vector<Detection>>> detected;  // per sequence, per frame
-  for (const Sequence& s : seqs) detected.push_back(detect_all(det, s, m));
+  for (const Sequence& s : seqs) detected.push_back(detect_all(det, s, m, std::min(kLowConfidence, m.confidence)));
   std::vector<std::vector<Detection>> eval_det, eval_truth;
   for (const Frame& f : det_eval) {
     eval_det.push_back(detected[f.seq][f.index]);
     eval_truth.push_back(*seqs[f.seq].truth[f.index]);
   }
-  const DetectionScore det_score = score_detections(eval_det, eval_truth, classes);
-  note(fmt::format("train: detector {} steps, loss {:.4f}, held-out precision {:.3f} recall {:.3f} mAP@0.5 {:.3f} ({:.0f} s)",
-                   o.detector_steps, mean_of_last(det_losses, 20), det_score.precision, det_score.recall,
-                   det_score.map50, det_seconds));
+  if (o.confidence >= 0) m.confidence = o.confidence;
+  else if (!eval_truth.empty()) m.confidence = best_f1_confidence(eval_det, eval_truth, classes, m.confidence);
+  // AP over the whole precision/recall curve (down to the low threshold); precision and recall
+  // at the chosen one.
+  const DetectionScore curve = score_detections(eval_det, eval_truth, classes);
+  for (auto& frames : detected) frames = above_confidence(frames, m.confidence);
+  eval_det = above_confidence(eval_det, m.confidence);
+  DetectionScore det_score = score_detections(eval_det, eval_truth, classes);
+  det_score.map50 = curve.map50;
+  for (std::size_t c = 0; c < det_score.per_class.size() && c < curve.per_class.size(); ++c)
+    det_score.per_class[c].ap50 = curve.per_class[c].ap50;
+  note(fmt::format("train: detector {} steps, loss {:.4f}, held-out precision {:.3f} recall {:.3f} at confidence "
+                   "{:.2f}{}, mAP@0.5 {:.3f} ({:.0f} s)",
+                   o.detector_steps, mean_of_last(det_losses, 20), det_score.precision, det_score.recall, m.confidence,
+                   o.confidence < 0 ? " (best F1)" : "", det_score.map50, det_seconds));
+  std::string per_class;
+  for (std::size_t c = 0; c < det_score.per_class.size(); ++c) {
+    const DetectionScore::Class& cs = det_score.per_class[c];
+    per_class += fmt::format("{}{} AP {:.3f} precision {:.3f} recall {:.3f} ({} boxes)", c ? ", " : "", m.classes[c],
+                             cs.ap50, cs.precision, cs.recall, cs.truths);
+  }
+  note("train: held out per class: " + per_class);
 
   // Policy.
   double sq = 0;
@@ -431,6 +460,18 @@ ModelManifest train_model(const TrainOptions& o) {
                    aim_fit.crosshair_fits, aim_fit.gain,
                    aim_fit.interval_ms > 0 ? fmt::format("one every {:.0f} ms", aim_fit.interval_ms) : std::string("interval unknown"),
                    aim_fit.press_on_a_box, aim_fit.press_events));
+  // What a crosshair driver fires on — a detected box containing the centre — against the truth,
+  // on the held-out frames: the share of its shots that can hit, and of chances it takes.
+  nlohmann::json crosshair_score = nullptr;
+  if (m.aim_frame == "crosshair") {
+    const PointScore ps = score_point(eval_det, eval_truth, 0.5f, 0.5f);
+    crosshair_score = {{"images", ps.images},          {"detected", ps.detected},
+                       {"truth", ps.truth},            {"both", ps.both},
+                       {"precision", number_or_null(ps.precision())}, {"recall", number_or_null(ps.recall())}};
+    note(fmt::format("train: a box under the crosshair (held out): detected on {} frames, {} of them right "
+                     "(precision {:.3f}); {} of {} true ones found (recall {:.3f})",
+                     ps.detected, ps.both, ps.precision(), ps.both, ps.truth, ps.recall()));
+  }
   const auto n_out = static_cast<std::int64_t>(m.policy_outputs());
   const std::int64_t n_targets = target_entries(m.features);
   const auto vi = static_cast<std::int64_t>(v);
@@ -556,6 +597,15 @@ ModelManifest train_model(const TrainOptions& o) {
                             {"policy", number_or_null(mean_of_last(pol_losses, 20))},
                             {"policy_target", number_or_null(mean_of_last(target_losses, 20))},
                             {"over", "mean of the last 20 steps"}};
+  nlohmann::json det_per_class = nlohmann::json::object();
+  for (std::size_t c = 0; c < det_score.per_class.size(); ++c) {
+    const DetectionScore::Class& cs = det_score.per_class[c];
+    det_per_class[m.classes[c]] = {{"ap50", number_or_null(cs.ap50)},
+                                   {"precision", number_or_null(cs.precision)},
+                                   {"recall", number_or_null(cs.recall)},
+                                   {"truths", cs.truths},
+                                   {"detections", cs.detections}};
+  }
   m.info["metrics"] = {
       {"split", "last held_out_fraction of each recording's frames"},
       {"detector", {{"precision", number_or_null(det_score.precision)},
@@ -563,11 +613,13 @@ ModelManifest train_model(const TrainOptions& o) {
                     {"map50", number_or_null(det_score.map50)},
                     {"images", det_score.images},
                     {"truths", det_score.truths},
-                    {"detections", det_score.detections}}},
+                    {"detections", det_score.detections},
+                    {"per_class", det_per_class}}},
       {"policy_on_labels", policy_score_json(on_truth)},
       {"policy_on_detector", policy_score_json(on_detector)},
       {"pointer_target", target_metrics},
       {"aim", aim_fit.to_json()},
+      {"crosshair_on_a_box", crosshair_score},
       {"calibration", calibration}};
   save_model_dir(o.out, m, det, pol);
   return m;

@@ -18,6 +18,9 @@ struct TrainOptions {
   std::uint64_t seed = 1;
   int threads = 1;                      // torch intra-op threads
   NetworkShape shape;
+  // The detector's decode threshold: this value, or (< 0) the one with the best F1 on the
+  // held-out frames (detections.h best_f1_confidence; this default when none is labelled).
+  double confidence = 0.3;
   // Feature slots per class (features.h); 0: the most objects of one class on any labelled
   // training frame, clamped to kMinSlots..kMaxSlots (auto_slots_per_class).
   int per_class = 0;

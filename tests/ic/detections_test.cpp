@@ -63,10 +63,54 @@ TEST(DetectionScore, PerfectAndMissing) {
   EXPECT_DOUBLE_EQ(s.precision, 0.5);
   EXPECT_DOUBLE_EQ(s.recall, 0.5);
   EXPECT_DOUBLE_EQ(s.map50, 0.5);  // class 0: AP 1; class 1: AP 0
+  ASSERT_EQ(s.per_class.size(), 2u);
+  EXPECT_DOUBLE_EQ(s.per_class[0].precision, 0.5);
+  EXPECT_DOUBLE_EQ(s.per_class[0].recall, 1.0);
+  EXPECT_DOUBLE_EQ(s.per_class[0].ap50, 1.0);
+  EXPECT_EQ(s.per_class[0].detections, 2u);
+  EXPECT_TRUE(std::isnan(s.per_class[1].precision));  // class 1: nothing detected
+  EXPECT_DOUBLE_EQ(s.per_class[1].recall, 0.0);
+  EXPECT_DOUBLE_EQ(s.per_class[1].ap50, 0.0);
+  EXPECT_EQ(s.per_class[1].truths, 1u);
   // Nothing detected: precision unknown (NaN), never 0 or 1.
   const auto none = score_detections(std::vector<std::vector<Detection>>(2), truth, 2);
   EXPECT_TRUE(std::isnan(none.precision));
   EXPECT_DOUBLE_EQ(none.recall, 0.0);
+}
+
+TEST(DetectionScore, BestF1ThresholdDropsTheFalseDetections) {
+  // Two true objects found at 0.9 and 0.6; two false detections at 0.4 and 0.2.
+  const std::vector<std::vector<Detection>> truth = {{{0, 0.3f, 0.3f, 0.2f, 0.2f, 1}}, {{0, 0.6f, 0.6f, 0.2f, 0.2f, 1}}};
+  const std::vector<std::vector<Detection>> found = {
+      {{0, 0.3f, 0.3f, 0.2f, 0.2f, 0.9f}, {0, 0.8f, 0.2f, 0.1f, 0.1f, 0.4f}},
+      {{0, 0.6f, 0.6f, 0.2f, 0.2f, 0.6f}, {0, 0.1f, 0.9f, 0.1f, 0.1f, 0.2f}}};
+  // F1 is 1 from above 0.4 up to 0.6; the highest of those wins.
+  EXPECT_DOUBLE_EQ(best_f1_confidence(found, truth, 1, 0.3), 0.6);
+  const auto kept = above_confidence(found, 0.6);
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0].size(), 1u);
+  EXPECT_EQ(kept[1].size(), 1u);
+  // No truth at all: the fallback.
+  EXPECT_DOUBLE_EQ(best_f1_confidence(found, std::vector<std::vector<Detection>>(2), 1, 0.3), 0.3);
+}
+
+TEST(PointScore, CountsImagesWhereABoxContainsThePoint) {
+  // Image 0: both contain the centre; 1: only a false detection does; 2: only the truth does;
+  // 3: neither (the detection misses the point though it overlaps the truth).
+  const std::vector<std::vector<Detection>> truth = {
+      {{0, 0.5f, 0.5f, 0.2f, 0.2f, 1}}, {}, {{1, 0.52f, 0.48f, 0.1f, 0.1f, 1}}, {{0, 0.7f, 0.5f, 0.1f, 0.1f, 1}}};
+  const std::vector<std::vector<Detection>> found = {
+      {{0, 0.45f, 0.5f, 0.2f, 0.2f, 0.8f}}, {{0, 0.5f, 0.5f, 0.05f, 0.05f, 0.4f}}, {}, {{0, 0.7f, 0.5f, 0.2f, 0.1f, 0.9f}}};
+  const PointScore s = score_point(found, truth, 0.5f, 0.5f);
+  EXPECT_EQ(s.images, 4u);
+  EXPECT_EQ(s.detected, 2u);
+  EXPECT_EQ(s.truth, 2u);
+  EXPECT_EQ(s.both, 1u);
+  EXPECT_DOUBLE_EQ(s.precision(), 0.5);
+  EXPECT_DOUBLE_EQ(s.recall(), 0.5);
+  const PointScore none = score_point(std::vector<std::vector<Detection>>(2), std::vector<std::vector<Detection>>(2), 0.5f, 0.5f);
+  EXPECT_TRUE(std::isnan(none.precision()));
+  EXPECT_TRUE(std::isnan(none.recall()));
 }
 
 }  // namespace

@@ -42,6 +42,26 @@ TEST(IcSystem, RecordTrainAndDriveRacing) {
   int matched = 0;
   while (std::getline(inputs, line)) matched += line.find(",matched") != std::string::npos;
   EXPECT_GT(matched, 0);
+
+  // The detector's input size and the chosen decode threshold reach the manifest, and the driver
+  // runs such a model; bad values are refused before any training.
+  ASSERT_EQ(run("train " + dir + "/rec --steps 5 --input 256x144 --confidence auto --out " + dir + "/model256",
+                dir + "/train256.log"), 0);
+  nlohmann::json m;
+  std::ifstream(dir + "/model256/manifest.json") >> m;
+  EXPECT_EQ(m["input_size"], nlohmann::json::array({256, 144}));
+  EXPECT_EQ(m["detector"]["grid"], nlohmann::json::array({32, 18}));
+  const double confidence = m["detector"]["confidence"].get<double>();
+  EXPECT_GE(confidence, 0.05);
+  EXPECT_LE(confidence, 0.95);
+  ASSERT_EQ(run("run --driver ic:" + dir + "/model256 builtin:racing -d 2s -o " + dir + "/run256", dir + "/run256.log"), 0);
+  nlohmann::json run256;
+  std::ifstream(dir + "/run256/run.json") >> run256;
+  EXPECT_GT(run256["client"]["driver_report"]["frames_processed"].get<int>(), 0);
+  EXPECT_EQ(run("train " + dir + "/rec --confidence 1.5 --out " + dir + "/bad", dir + "/bad1.log"), 2);
+  EXPECT_EQ(run("train " + dir + "/rec --input 250x144 --out " + dir + "/bad", dir + "/bad2.log"), 2);
+  EXPECT_EQ(run("train " + dir + "/rec --input 512x288 --out " + dir + "/bad", dir + "/bad3.log"), 2);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/bad/manifest.json"));
 }
 
 }  // namespace
