@@ -98,6 +98,9 @@ ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path) {
     throw UsageError(fmt::format("{}: detector.cell_outputs does not match the classes", path));
   m.confidence = get<double>(det, "confidence", path + ": detector");
   m.nms_iou = get<double>(det, "nms_iou", path + ": detector");
+  if (!(m.confidence >= 0 && m.confidence < 1))  // at 1 or above no cell could ever be an object
+    throw UsageError(fmt::format("{}: detector.confidence must be in [0, 1)", path));
+  if (!(m.nms_iou > 0 && m.nms_iou <= 1)) throw UsageError(fmt::format("{}: detector.nms_iou must be in (0, 1]", path));
   const auto pol = get<nlohmann::json>(j, "policy", path);
   if (get<int>(pol, "input", path + ": policy") != m.features.size())
     throw UsageError(fmt::format("{}: policy.input does not match the feature layout", path));

@@ -194,6 +194,16 @@ TEST(ModelFiles, BrokenDirectoriesGiveOneClearLine) {
     EXPECT_NE(load_error(s.dir).find("policy.pt"), std::string::npos);
   }
   {
+    SavedModel s = save_random_model("confidence");  // a threshold no detection can reach
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["detector"]["confidence"] = 5.0; });
+    EXPECT_NE(load_error(s.dir).find("detector.confidence must be in [0, 1)"), std::string::npos);
+  }
+  {
+    SavedModel s = save_random_model("nms");
+    test::edit_manifest(s.dir, [](nlohmann::json& j) { j["detector"]["nms_iou"] = 0.0; });
+    EXPECT_NE(load_error(s.dir).find("detector.nms_iou"), std::string::npos);
+  }
+  {
     SavedModel s = save_random_model("outputs");
     test::edit_manifest(s.dir, [](nlohmann::json& j) { j["policy"]["outputs"] = 9; });
     EXPECT_NE(load_error(s.dir).find("policy.outputs"), std::string::npos);
