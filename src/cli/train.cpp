@@ -73,11 +73,11 @@ void add_train(CLI::App& app, Context& ctx) {
     o.threads = args->threads;
     o.aim = args->aim;
     if (args->confidence == "auto") {
-      o.confidence = -1;
-    } else {
+      o.confidence.reset();
+    } else {  // the range is the trainer's to check
       char* end = nullptr;
       o.confidence = std::strtod(args->confidence.c_str(), &end);
-      if (args->confidence.empty() || *end || !(o.confidence > 0 && o.confidence < 1))
+      if (args->confidence.empty() || *end)
         throw UsageError(fmt::format("pictor train: --confidence {}: expected auto or a number between 0 and 1",
                                      args->confidence));
     }

@@ -62,7 +62,7 @@ std::vector<Detection> decode_grid(const GridOutput& out, double confidence, dou
 }
 
 DetectionScore score_detections(std::span<const std::vector<Detection>> detected,
-                                std::span<const std::vector<Detection>> truth, int classes) {
+                                std::span<const std::vector<Detection>> truth, int classes, double at) {
   DetectionScore s;
   s.images = std::min(detected.size(), truth.size());
   std::size_t true_pos = 0;
@@ -91,15 +91,18 @@ DetectionScore score_detections(std::span<const std::vector<Detection>> detected
         ranked.emplace_back(d->confidence, best >= 0);
       }
     }
+    // Precision and recall at `at`: a detection's match depends only on the more confident ones,
+    // so those below it change nothing above it.
+    std::size_t class_true_pos = 0, class_detections = 0;
+    for (const auto& r : ranked)
+      if (r.first >= at) ++class_detections, class_true_pos += r.second;
     s.truths += truths;
-    s.detections += ranked.size();
-    std::size_t class_true_pos = 0;
-    for (const auto& r : ranked) class_true_pos += r.second;
+    s.detections += class_detections;
     true_pos += class_true_pos;
     DetectionScore::Class& cs = s.per_class.emplace_back();
     cs.truths = truths;
-    cs.detections = ranked.size();
-    cs.precision = ranked.empty() ? std::nan("") : static_cast<double>(class_true_pos) / static_cast<double>(ranked.size());
+    cs.detections = class_detections;
+    cs.precision = class_detections ? static_cast<double>(class_true_pos) / static_cast<double>(class_detections) : std::nan("");
     cs.recall = truths ? static_cast<double>(class_true_pos) / static_cast<double>(truths) : std::nan("");
     cs.ap50 = std::nan("");
     if (truths == 0) continue;
@@ -152,7 +155,7 @@ double best_f1_confidence(std::span<const std::vector<Detection>> detected,
   double best = fallback, best_f1 = -1;
   for (int step = 1; step <= 19; ++step) {
     const double t = static_cast<double>(step) / 20.0;
-    const DetectionScore s = score_detections(above_confidence(detected, t), truth, classes);
+    const DetectionScore s = score_detections(detected, truth, classes, t);
     if (s.truths == 0) return fallback;
     const double p = std::isnan(s.precision) ? 0.0 : s.precision, r = s.recall;
     const double f1 = p + r > 0 ? 2 * p * r / (p + r) : 0.0;

@@ -24,7 +24,7 @@ std::vector<Detection> decode_grid(const GridOutput& out, double confidence, dou
 float box_iou(const Detection& a, const Detection& b);
 
 // Detection quality over a set of images at IoU >= 0.5 (each truth matched at most once):
-// precision and recall at the decode threshold, and mAP@0.5 (mean over classes that have truth
+// precision and recall of the detections with confidence >= `at`, and mAP@0.5 over all of them (mean over classes that have truth
 // of the area under the all-point interpolated precision/recall curve).
 // `per_class` holds the same figures for each class (ap50 NaN for a class without truth,
 // precision NaN for one without detections).
@@ -38,7 +38,7 @@ struct DetectionScore {
   std::vector<Class> per_class;
 };
 DetectionScore score_detections(std::span<const std::vector<Detection>> detected,
-                                std::span<const std::vector<Detection>> truth, int classes);
+                                std::span<const std::vector<Detection>> truth, int classes, double at = 0.0);
 
 // The decode threshold with the best F1 (precision and recall at IoU >= 0.5, all classes
 // pooled) among 0.05, 0.10, ... 0.95, given detections made at a threshold of at most 0.05

@@ -11,11 +11,11 @@
 #include "ic/calibration.h"
 #include "ic/detections.h"
 #include "ic/detector_training.h"
-#include "ic/frame_image.h"
 #include "ic/networks.h"
+#include "ic/policy_evaluation.h"
 #include "ic/target_training.h"
 #include "ic/training_data.h"
-#include "icdata/frame_image.h"
+#include "ic/training_sequence.h"
 
 namespace pictor::ic {
 
@@ -25,62 +25,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-// One recording's frames as the networks see them.
-struct Sequence {
-  std::vector<std::vector<std::uint8_t>> images;  // planar RGB at the input size
-  std::vector<std::optional<std::vector<Detection>>> truth;
-  std::vector<std::vector<Detection>> objects;    // truth carried forward over unlabelled frames
-  std::vector<std::vector<float>> held;
-  std::vector<std::vector<float>> pressed;        // press onsets per key
-  std::vector<float> moved;                       // 1: the pointer moved
-  std::vector<std::pair<float, float>> motion;    // window fractions
-  std::vector<std::int64_t> seen_ns;
-  PointerTrack pointer;                           // pointer events, for the pointer-target head
-  std::size_t train_end = 0;                      // frames [0, train_end) are trained on
-};
-
-Sequence prepare(const TrainingRecording& rec, const NetworkShape& shape, double held_out) {
-  Sequence s;
-  const std::size_t n = rec.frames.size();
-  s.train_end = std::clamp<std::size_t>(static_cast<std::size_t>(std::lround(static_cast<double>(n) * (1.0 - held_out))),
-                                        1, n);
-  const std::size_t planar = 3 * static_cast<std::size_t>(shape.input_width) * static_cast<std::size_t>(shape.input_height);
-  std::vector<Detection> last;
-  const auto ww = static_cast<float>(std::max(1, rec.info.window.width));
-  const auto wh = static_cast<float>(std::max(1, rec.info.window.height));
-  for (const TrainingFrame& f : rec.frames) {
-    const icdata::RgbImage img = icdata::read_jpeg_file(f.image_path);
-    std::vector<std::uint8_t> buf(planar);
-    downscale_planar(img.view(), shape.input_width, shape.input_height, buf.data());
-    s.images.push_back(std::move(buf));
-    s.truth.push_back(f.objects);
-    if (f.objects) last = *f.objects;
-    s.objects.push_back(last);
-    s.held.push_back(f.held);
-    s.pressed.push_back(f.pressed);
-    s.moved.push_back(f.moved);
-    s.seen_ns.push_back(f.seen_ns);
-    s.motion.emplace_back(f.dx / ww, f.dy / wh);
-    s.pointer.event.push_back(f.pointer_event);
-    s.pointer.at.emplace_back(f.event_x / ww, f.event_y / wh);
-    s.pointer.delta.emplace_back(f.dx / ww, f.dy / wh);
-  }
-  return s;
-}
-
-// `flip` (optional, one per image): mirror that image left to right (augmentation).
-torch::Tensor image_batch(const std::vector<const std::vector<std::uint8_t>*>& images, const NetworkShape& shape,
-                          const std::vector<bool>& flip = {}) {
-  const auto b = static_cast<std::int64_t>(images.size());
-  torch::Tensor x = torch::empty({b, 3, shape.input_height, shape.input_width}, torch::kUInt8);
-  const auto bytes = static_cast<std::size_t>(x.numel() / std::max<std::int64_t>(b, 1));
-  for (std::int64_t i = 0; i < b; ++i) {
-    std::memcpy(x[i].data_ptr<std::uint8_t>(), images[static_cast<std::size_t>(i)]->data(), bytes);
-    if (!flip.empty() && flip[static_cast<std::size_t>(i)]) x[i].copy_(x[i].flip({2}));
-  }
-  return x.to(torch::kFloat32);
 }
 
 // Policy features at training time come from the ground-truth labels, perturbed the way a
@@ -110,82 +54,6 @@ double mean_of_last(const std::vector<double>& v, std::size_t n) {
 
 nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
-// Per-key held accuracy of a policy run over whole sequences (state carried from frame 0),
-// measured on the held-out frames, beside always answering each key's majority state.
-struct PolicyScore {
-  double accuracy = std::nan(""), baseline = std::nan(""), motion_mae_px = std::nan("");
-  std::size_t frames = 0;
-};
-
-}  // namespace
-
-namespace {
-
-struct Frame {
-  std::size_t seq, index;
-};
-
-std::vector<std::vector<Detection>> detect_all(DetectorNet& det, const Sequence& s, const ModelManifest& m,
-                                               double confidence) {
-  torch::NoGradGuard no_grad;
-  std::vector<std::vector<Detection>> out;
-  const std::size_t chunk = 64;
-  for (std::size_t i = 0; i < s.images.size(); i += chunk) {
-    std::vector<const std::vector<std::uint8_t>*> imgs;
-    for (std::size_t k = i; k < std::min(s.images.size(), i + chunk); ++k) imgs.push_back(&s.images[k]);
-    const torch::Tensor y = det->forward(image_batch(imgs, m.shape)).contiguous();
-    for (std::size_t k = 0; k < imgs.size(); ++k) {
-      const torch::Tensor yk = y[static_cast<std::int64_t>(k)].contiguous();
-      out.push_back(decode_grid(GridOutput{yk.data_ptr<float>(), m.shape.grid_width(), m.shape.grid_height(),
-                                           static_cast<int>(m.classes.size())},
-                                confidence, m.nms_iou));
-    }
-  }
-  return out;
-}
-
-PolicyScore score_policy(PolicyNet& pol, const std::vector<Sequence>& seqs,
-                         const std::vector<std::vector<std::vector<float>>>& features,
-                         const std::vector<float>& majority, const ModelManifest& m) {
-  torch::NoGradGuard no_grad;
-  PolicyScore s;
-  const std::size_t v = m.vocabulary.size();
-  std::size_t right = 0, base_right = 0, cells = 0;
-  double motion_err = 0;
-  std::size_t motion_n = 0;
-  for (std::size_t q = 0; q < seqs.size(); ++q) {
-    const std::size_t n = features[q].size();
-    const auto f = static_cast<std::int64_t>(m.features.size());
-    torch::Tensor x = torch::empty({1, static_cast<std::int64_t>(n), f});
-    for (std::size_t i = 0; i < n; ++i)
-      std::memcpy(x[0][static_cast<std::int64_t>(i)].data_ptr<float>(), features[q][i].data(), features[q][i].size() * sizeof(float));
-    const torch::Tensor y = std::get<0>(pol->forward(x))[0].contiguous();
-    auto ya = y.accessor<float, 2>();
-    for (std::size_t i = seqs[q].train_end; i < n; ++i) {
-      ++s.frames;
-      for (std::size_t k = 0; k < v; ++k) {
-        const bool want = seqs[q].held[i][k] > 0.5f;
-        right += (ya[static_cast<std::int64_t>(i)][static_cast<std::int64_t>(k)] > 0.0f) == want;
-        base_right += (majority[k] > 0.5f) == want;
-        ++cells;
-      }
-      if (m.motion_scale > 0 && seqs[q].moved[i] > 0.5f) {  // the move made, on frames that moved
-        const auto sc = static_cast<float>(m.motion_scale);
-        const auto row = static_cast<std::int64_t>(i);
-        motion_err += std::abs(ya[row][static_cast<std::int64_t>(2 * v + 1)] * sc - seqs[q].motion[i].first) * static_cast<float>(m.window_width);
-        motion_err += std::abs(ya[row][static_cast<std::int64_t>(2 * v + 2)] * sc - seqs[q].motion[i].second) * static_cast<float>(m.window_height);
-        motion_n += 2;
-      }
-    }
-  }
-  if (cells) {
-    s.accuracy = static_cast<double>(right) / static_cast<double>(cells);
-    s.baseline = static_cast<double>(base_right) / static_cast<double>(cells);
-  }
-  if (motion_n) s.motion_mae_px = motion_err / static_cast<double>(motion_n);
-  return s;
-}
-
 double median_frame_interval_ms(const std::vector<Sequence>& seqs) {
   std::vector<std::int64_t> gaps;
   for (const Sequence& s : seqs)
@@ -193,69 +61,6 @@ double median_frame_interval_ms(const std::vector<Sequence>& seqs) {
   if (gaps.empty()) return 0;
   std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2), gaps.end());
   return static_cast<double>(gaps[gaps.size() / 2]) / 1e6;
-}
-
-// Sets m.hold_thresholds and m.onset_scales from the policy run on the detector's output (what
-// the driver sees) over whole sequences, measured on the held-out frames (all frames when none
-// are held out): per key the threshold that gives the recorded share of held frames, and the
-// factors that make the expected number of presses and moves equal the recorded numbers.
-nlohmann::json calibrate_policy(PolicyNet& pol, const std::vector<Sequence>& seqs,
-                                const std::vector<std::vector<std::vector<float>>>& features, ModelManifest& m) {
-  torch::NoGradGuard no_grad;
-  const std::size_t v = m.vocabulary.size();
-  std::size_t held_out = 0;
-  for (const Sequence& s : seqs) held_out += s.images.size() - s.train_end;
-  std::vector<std::vector<float>> held_p(v), onset_p(v + 1);
-  std::vector<double> held_n(v, 0), onset_n(v + 1, 0);
-  std::size_t frames = 0;
-  for (std::size_t q = 0; q < seqs.size(); ++q) {
-    const std::size_t n = features[q].size();
-    torch::Tensor x = torch::empty({1, static_cast<std::int64_t>(n), static_cast<std::int64_t>(m.features.size())});
-    for (std::size_t i = 0; i < n; ++i)
-      std::memcpy(x[0][static_cast<std::int64_t>(i)].data_ptr<float>(), features[q][i].data(), features[q][i].size() * sizeof(float));
-    const torch::Tensor p = torch::sigmoid(std::get<0>(pol->forward(x))[0]).contiguous();
-    auto pa = p.accessor<float, 2>();
-    for (std::size_t i = held_out ? seqs[q].train_end : 0; i < n; ++i) {
-      const auto row = static_cast<std::int64_t>(i);
-      ++frames;
-      for (std::size_t k = 0; k < v; ++k) {
-        held_p[k].push_back(pa[row][static_cast<std::int64_t>(k)]);
-        held_n[k] += seqs[q].held[i][k];
-        onset_p[k].push_back(pa[row][static_cast<std::int64_t>(v + k)]);
-        onset_n[k] += seqs[q].pressed[i][k];
-      }
-      onset_p[v].push_back(pa[row][static_cast<std::int64_t>(2 * v)]);
-      onset_n[v] += seqs[q].moved[i];
-    }
-  }
-  m.hold_thresholds.assign(v, 0.5);
-  m.release_thresholds.assign(v, 0.5);
-  m.repress_scales.assign(v, 1.0);
-  m.onset_scales.assign(v + 1, 1.0);
-  nlohmann::json per_key = nlohmann::json::object();
-  for (std::size_t k = 0; k <= v; ++k) {
-    double predicted = 0;
-    for (const float p : onset_p[k]) predicted += static_cast<double>(p);
-    m.onset_scales[k] = rate_scale(onset_p[k], onset_n[k]);
-    nlohmann::json e = {{"recorded_onsets", onset_n[k]}, {"predicted_onsets", predicted}, {"onset_scale", m.onset_scales[k]}};
-    if (k < v) {
-      const double fraction = frames ? held_n[k] / static_cast<double>(frames) : 0.0;
-      m.hold_thresholds[k] = threshold_for_fraction(held_p[k], fraction);
-      std::vector<float> scaled(onset_p[k].size());
-      for (std::size_t i = 0; i < scaled.size(); ++i)
-        scaled[i] = static_cast<float>(std::min(1.0, static_cast<double>(onset_p[k][i]) * m.onset_scales[k]));
-      m.release_thresholds[k] = release_threshold(scaled, held_p[k], fraction);
-      e["held_fraction"] = fraction;
-      e["hold_threshold"] = m.hold_thresholds[k];
-      e["release_threshold"] = m.release_thresholds[k];
-      m.repress_scales[k] = repress_scale(onset_p[k], held_p[k], m.hold_thresholds[k], onset_n[k]);
-      e["repress_scale"] = m.repress_scales[k];
-      e["expected_held_share_onsets"] = expected_held_share(scaled, held_p[k], m.release_thresholds[k]);
-    }
-    per_key[k < v ? m.vocabulary[k] : std::string("pointer move")] = e;
-  }
-  return {{"frames", frames}, {"on", held_out ? "held-out frames, detector features" : "all frames, detector features"},
-          {"per_key", per_key}};
 }
 
 nlohmann::json policy_score_json(const PolicyScore& s) {
@@ -283,8 +88,8 @@ ModelManifest train_model(const TrainOptions& o) {
   if (o.threads < 1) throw UsageError("train: --threads must be >= 1");
   if (o.batch < 1 || o.sequence < 1) throw UsageError("train: batch and sequence must be >= 1");
   if (!(o.held_out >= 0.0 && o.held_out <= 0.9)) throw UsageError("train: held-out fraction must be 0..0.9");
-  if (o.confidence >= 1.0 || o.confidence == 0.0 || std::isnan(o.confidence))
-    throw UsageError("train: --confidence must be auto or a number between 0 and 1");
+  if (o.confidence && !(*o.confidence > 0 && *o.confidence < 1))
+    throw UsageError(fmt::format("train: --confidence {}: expected auto or a number between 0 and 1", *o.confidence));
   torch::set_num_threads(o.threads);
   torch::manual_seed(o.seed);
   std::mt19937_64 rng(o.seed);
@@ -383,27 +188,23 @@ ModelManifest train_model(const TrainOptions& o) {
   // every frame keeps what that threshold keeps.
   constexpr double kLowConfidence = 0.05;
   std::vector<std::vector<std::vector<Detection>>> detected;  // per sequence, per frame
-  for (const Sequence& s : seqs) detected.push_back(detect_all(det, s, m, std::min(kLowConfidence, m.confidence)));
+  for (const Sequence& s : seqs) detected.push_back(detect_all(det, s, m, std::min(kLowConfidence, o.confidence.value_or(kLowConfidence))));
   std::vector<std::vector<Detection>> eval_det, eval_truth;
   for (const Frame& f : det_eval) {
     eval_det.push_back(detected[f.seq][f.index]);
     eval_truth.push_back(*seqs[f.seq].truth[f.index]);
   }
-  if (o.confidence >= 0) m.confidence = o.confidence;
+  if (o.confidence) m.confidence = *o.confidence;
   else if (!eval_truth.empty()) m.confidence = best_f1_confidence(eval_det, eval_truth, classes, m.confidence);
   // AP over the whole precision/recall curve (down to the low threshold); precision and recall
   // at the chosen one.
-  const DetectionScore curve = score_detections(eval_det, eval_truth, classes);
+  const DetectionScore det_score = score_detections(eval_det, eval_truth, classes, m.confidence);
   for (auto& frames : detected) frames = above_confidence(frames, m.confidence);
   eval_det = above_confidence(eval_det, m.confidence);
-  DetectionScore det_score = score_detections(eval_det, eval_truth, classes);
-  det_score.map50 = curve.map50;
-  for (std::size_t c = 0; c < det_score.per_class.size() && c < curve.per_class.size(); ++c)
-    det_score.per_class[c].ap50 = curve.per_class[c].ap50;
   note(fmt::format("train: detector {} steps, loss {:.4f}, held-out precision {:.3f} recall {:.3f} at confidence "
                    "{:.2f}{}, mAP@0.5 {:.3f} ({:.0f} s)",
                    o.detector_steps, mean_of_last(det_losses, 20), det_score.precision, det_score.recall, m.confidence,
-                   o.confidence < 0 ? " (best F1)" : "", det_score.map50, det_seconds));
+                   o.confidence ? "" : " (best F1)", det_score.map50, det_seconds));
   std::string per_class;
   for (std::size_t c = 0; c < det_score.per_class.size(); ++c) {
     const DetectionScore::Class& cs = det_score.per_class[c];

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,9 @@ struct TrainOptions {
   std::uint64_t seed = 1;
   int threads = 1;                      // torch intra-op threads
   NetworkShape shape;
-  // The detector's decode threshold: this value, or (< 0) the one with the best F1 on the
-  // held-out frames (detections.h best_f1_confidence; this default when none is labelled).
-  double confidence = 0.3;
+  // The detector's decode threshold, in (0, 1); none: the one with the best F1 on the held-out
+  // frames (detections.h best_f1_confidence; 0.3 when none is labelled).
+  std::optional<double> confidence = 0.3;
   // Feature slots per class (features.h); 0: the most objects of one class on any labelled
   // training frame, clamped to kMinSlots..kMaxSlots (auto_slots_per_class).
   int per_class = 0;
