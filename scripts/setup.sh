@@ -22,6 +22,8 @@ PACKAGES=(
   # the intelligent client: libtorch on CPU (OpenBLAS with OpenMP beside it)
   libtorch-dev libopenblas0-openmp
   fonts-dejavu-core
+  # tests read every session CSV with Python's csv module, as users' scripts do
+  python3
 )
 
 missing=()

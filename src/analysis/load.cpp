@@ -12,6 +12,8 @@
 
 #include "analysis/csv.h"
 #include "analysis/importers.h"
+#include "analysis/session_schema.h"
+#include "core/csv_files.h"
 #include "core/error.h"
 
 namespace pictor::analysis {
@@ -86,6 +88,7 @@ FrameSeries load_frames(const std::string& path) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) fail_at(file, 1, "file is empty");
   switch (detect_frame_format(text)) {
     case FrameFormat::pictor:
+      check_declared_schema(file, "frames.csv", csv_files::kFrames.schema);
       return read_pictor_frames(text, file);
     case FrameFormat::mangohud:
       return read_mangohud_log(text, file);

@@ -10,13 +10,15 @@
 
 #include "analysis/csv.h"
 #include "analysis/importers.h"
+#include "core/csv_files.h"
 
 namespace pictor::analysis {
 
 namespace {
 
-// The newest frames.csv schema this reader understands (the "# pictor frames schema N" line).
-constexpr int kFramesSchema = 1;
+// The newest frames.csv schema this reader understands (declared in the JSON beside the file, or
+// on the "# pictor frames schema N" line older versions wrote before the header).
+constexpr int kFramesSchema = csv_files::kFrames.schema;
 
 struct FrameRow {
   int64_t frame = 0;

@@ -12,6 +12,7 @@
 
 #include "analysis/csv.h"
 #include "analysis/rtt.h"
+#include "analysis/session_schema.h"
 #include "core/error.h"
 
 namespace pictor::analysis {
@@ -49,7 +50,8 @@ void check_schema(const CsvRow& row, const std::string& path, std::string_view n
   }
 }
 
-// A CSV file with optional comment lines before the header; rows() skips comments.
+// A CSV file whose first line is its header row (schema declared in the JSON beside it), or,
+// written by older versions, with a "# pictor NAME schema N" line before it; rows() skips comments.
 struct Table {
   std::string path;
   std::string text;
@@ -58,6 +60,7 @@ struct Table {
 
   Table(const fs::path& p, std::string_view name, int newest_schema)
       : path(p.string()), text(read_text(p)), reader(text, path) {
+    check_declared_schema(path, name, newest_schema);
     CsvRow row;
     while (reader.next(row)) {
       if (is_comment(row)) {
@@ -319,7 +322,6 @@ RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_clien
 
 void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inputs) {
   std::string text =
-      "# pictor inputs schema 1\n"
       "tag,kind,sent_ns,read_ns,response_frame,seen_ns,rtt_ms,PS_ms,AL_ms,RD_ms,AS_ms,detail,"
       "app_tag,seen_frame,status,CS_ms,SP_ms,CP_ms,SS_ms,FC_ms\n";
   for (const MatchedInput& m : inputs) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/csv_files.h"
 #include "core/error.h"
 
 namespace pictor::client {
@@ -16,11 +17,11 @@ namespace {
 
 constexpr std::int64_t kFlushPeriodNs = 100'000'000;
 
-int create(const std::string& path, const char* header) {
+int create(const std::string& path, const std::string& header) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw RunError("cannot create " + path + ": " + std::strerror(errno));
-  const std::size_t n = std::strlen(header);
-  if (::write(fd, header, n) != static_cast<ssize_t>(n)) {
+  const std::size_t n = header.size();
+  if (::write(fd, header.data(), n) != static_cast<ssize_t>(n)) {
     ::close(fd);
     throw RunError("cannot write " + path + ": " + std::strerror(errno));
   }
@@ -30,11 +31,11 @@ int create(const std::string& path, const char* header) {
 }  // namespace
 
 ClientFiles::ClientFiles(const std::string& out_dir) : dir_(out_dir) {
-  inputs_fd_ = create(out_dir + "/client_inputs.csv",
-                      "# pictor client_inputs schema 1\ntag,kind,detail,sent_ns,name\n");
+  inputs_fd_ = create(out_dir + "/" + std::string(csv_files::kClientInputs.name),
+                      std::string(csv_files::kClientInputs.header) + "\n");
   try {
-    frames_fd_ = create(out_dir + "/client_frames.csv",
-                        "# pictor client_frames schema 1\nseen_ns,tag,frame,decode_us,capture_us\n");
+    frames_fd_ = create(out_dir + "/" + std::string(csv_files::kClientFrames.name),
+                        std::string(csv_files::kClientFrames.header) + "\n");
   } catch (...) {
     ::close(inputs_fd_);
     throw;

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "client/client_core.h"
+#include "core/csv_files.h"
 #include "client/client_files.h"
 #include "client/x_capture.h"
 #include "client/x_connection.h"
@@ -47,7 +48,7 @@ class ColourLog {
   explicit ColourLog(const std::string& dir) : path_(dir + "/client_colours.csv") {
     fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0) throw RunError("cannot create " + path_ + ": " + std::strerror(errno));
-    buf_ = "# pictor client_colours schema 1\nseen_ns,r,g,b\n";
+    buf_ = std::string(csv_files::kClientColours.header) + "\n";
   }
   ~ColourLog() {
     flush();

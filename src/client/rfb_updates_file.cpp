@@ -8,20 +8,19 @@
 #include <cstring>
 #include <iterator>
 
+#include "core/csv_files.h"
 #include "core/error.h"
 
 namespace pictor::client {
 
 namespace {
 constexpr std::int64_t kFlushPeriodNs = 100'000'000;
-constexpr const char* kHeader =
-    "# pictor client_updates schema 1\nupdate,start_ns,end_ns,rects,bytes,x,y,w,h,marker\n";
 }  // namespace
 
 RfbUpdatesFile::RfbUpdatesFile(const std::string& out_dir) : path_(out_dir + "/client_updates.csv") {
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) throw RunError("cannot create " + path_ + ": " + std::strerror(errno));
-  buf_ = kHeader;
+  buf_ = std::string(csv_files::kClientUpdates.header) + "\n";
   if (!flush(0, true)) {
     ::close(fd_);
     throw RunError("cannot write " + path_ + ": " + error_);

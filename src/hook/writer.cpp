@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/csv_files.h"
 #include "core/record_ring.h"
 #include "hook/config.h"
 #include "hook/input_tracker.h"
@@ -157,11 +158,13 @@ class Writer {
   void input_line(const HookRecord& r) {
     if (inputs_fd_ < 0) {
       if (inputs_failed_) return;
-      inputs_fd_ = open_excl("inputs_read", "# pictor inputs_read schema 1\ntag,kind,detail,read_ns\n");
+      inputs_fd_ = open_excl(csv_files::kInputsRead, inputs_name_);
       if (inputs_fd_ < 0) {
         inputs_failed_ = true;
         return;
       }
+      std::lock_guard lock(info_mutex_);
+      info_dirty_ = true;  // hook.json lists the new file
     }
     char line[128];
     std::snprintf(line, sizeof line, "%lld,%s,%llu,%lld\n", static_cast<long long>(r.value), input_kind(r.flags),
@@ -185,8 +188,8 @@ class Writer {
     if (frames_fd_ >= 0) return true;
     if (open_failed_) return false;
     const Config& cfg = config();
-    frames_fd_ = open_excl("frames", "# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n");
-    gpu_fd_ = open_excl("gpu", "# pictor gpu schema 1\nframe,ctx,gpu_ms\n");
+    frames_fd_ = open_excl(csv_files::kFrames, frames_name_);
+    gpu_fd_ = open_excl(csv_files::kGpu, gpu_name_);
     if (frames_fd_ < 0) {
       open_failed_ = true;
       log_line("cannot create frames.csv in %s (%s): frames are not recorded", cfg.out_dir,
@@ -196,21 +199,25 @@ class Writer {
     return true;
   }
 
-  static int open_excl(const char* base, const char* header) {
+  // Creates NAME.csv (NAME.PID.csv when another process of the session has it) starting with its
+  // header row; the schema version is in hook.json.
+  static int open_excl(const csv_files::CsvFile& file, std::string& created) {
     const Config& cfg = config();
-    {
-      char path[1200];
-      std::snprintf(path, sizeof path, "%s/%s.csv", cfg.out_dir, base);
-      int fd = ::open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-      if (fd < 0 && errno == EEXIST) {
-        std::snprintf(path, sizeof path, "%s/%s.%d.csv", cfg.out_dir, base, static_cast<int>(getpid()));
-        fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      }
-      if (fd >= 0) {
-        [[maybe_unused]] auto w = ::write(fd, header, std::strlen(header));
-      }
-      return fd;
+    const int stem = static_cast<int>(file.name.size() - 4);  // the name without ".csv"
+    char path[1200];
+    std::snprintf(path, sizeof path, "%s/%.*s", cfg.out_dir, static_cast<int>(file.name.size()), file.name.data());
+    int fd = ::open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST) {
+      std::snprintf(path, sizeof path, "%s/%.*s.%d.csv", cfg.out_dir, stem, file.name.data(), static_cast<int>(getpid()));
+      fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     }
+    if (fd >= 0) {
+      created = std::strrchr(path, '/') + 1;
+      std::string header(file.header);
+      header += '\n';
+      flush(fd, header);
+    }
+    return fd;
   }
 
   static void flush(int fd, std::string& buf) {
@@ -255,7 +262,16 @@ class Writer {
              "\", \"gpu_timer\": \"" + json_escape(gpu_timer_) +
              "\", \"records_dropped\": " + std::to_string(reported_drops_) +
              ", \"motion_events_read\": " + std::to_string(reported_motion_) +
-             ", \"marker\": " + (config().marker ? "true" : "false") + "}\n";
+             ", \"marker\": " + (config().marker ? "true" : "false") + ", \"files\": {";
+      bool first = true;
+      for (const auto& [name, schema] : {std::pair{&frames_name_, csv_files::kFrames.schema},
+                                         std::pair{&gpu_name_, csv_files::kGpu.schema},
+                                         std::pair{&inputs_name_, csv_files::kInputsRead.schema}}) {
+        if (name->empty()) continue;
+        body += (first ? "\"" : ", \"") + json_escape(*name) + "\": {\"schema\": " + std::to_string(schema) + "}";
+        first = false;
+      }
+      body += "}}\n";
     }
     char tmp[1200], path[1200];
     std::snprintf(tmp, sizeof tmp, "%s/.hook.json.%d", config().out_dir, static_cast<int>(getpid()));
@@ -273,6 +289,7 @@ class Writer {
   std::map<std::uint16_t, CtxRows> contexts_;
   std::string frames_buf_, gpu_buf_, inputs_buf_;
   int frames_fd_ = -1, gpu_fd_ = -1, inputs_fd_ = -1;
+  std::string frames_name_, gpu_name_, inputs_name_;  // the files created, for hook.json
   bool open_failed_ = false, inputs_failed_ = false;
   std::uint64_t reported_drops_ = 0;
   std::uint64_t reported_motion_ = 0;

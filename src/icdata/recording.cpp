@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "analysis/csv.h"
+#include "core/csv_files.h"
 #include "core/error.h"
 
 namespace pictor::icdata {
@@ -18,6 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Files written before the header row came first began with this line.
 constexpr const char* kFramesComment = "# pictor rec_frames schema 1";
 constexpr const char* kInputsComment = "# pictor rec_inputs schema 1";
 
@@ -41,7 +43,8 @@ void write_text(const std::string& path, const std::string& text) {
   if (ec) throw RunError("cannot write " + path + ": " + ec.message());
 }
 
-// Reads a Pictor CSV whose first line is `comment` and second the header.
+// Reads a Pictor CSV whose first line is its header row, or (older files) `comment` and then the
+// header.
 struct CsvFile {
   std::string text;
   std::unique_ptr<analysis::CsvReader> reader;
@@ -53,9 +56,11 @@ CsvFile open_csv(const std::string& path, std::string_view comment) {
   f.text = read_text(path);
   f.reader = std::make_unique<analysis::CsvReader>(f.text, path);
   analysis::CsvRow row;
-  if (!f.reader->next(row) || row.fields.empty() || row.fields[0] != comment)
-    analysis::fail_at(path, row.line ? row.line : 1, fmt::format("expected first line '{}'", comment));
-  if (!f.reader->next(row)) analysis::fail_at(path, 2, "missing header line");
+  if (!f.reader->next(row)) analysis::fail_at(path, 1, "missing header line");
+  if (!row.fields.empty() && !row.fields[0].empty() && row.fields[0][0] == '#') {
+    if (row.fields[0] != comment) analysis::fail_at(path, row.line, fmt::format("expected first line '{}'", comment));
+    if (!f.reader->next(row)) analysis::fail_at(path, 2, "missing header line");
+  }
   f.header = std::make_unique<analysis::CsvHeader>(row, path);
   return f;
 }
@@ -114,7 +119,10 @@ nlohmann::json recording_info_json(const RecordingInfo& info) {
           {"duration_s", info.duration_s},
           {"classes", info.classes},
           {"vocabulary", info.vocabulary},
-          {"session", info.session}};
+          {"session", info.session},
+          {"files",
+           {{"frames.csv", {{"schema", csv_files::kRecFrames.schema}}},
+            {"inputs.csv", {{"schema", csv_files::kRecInputs.schema}}}}}};
 }
 
 RecordingInfo parse_recording_info(const nlohmann::json& j, const std::string& path) {
@@ -123,6 +131,17 @@ RecordingInfo parse_recording_info(const nlohmann::json& j, const std::string& p
   if (schema != kRecordingSchema)
     throw UsageError(fmt::format("{}: schema {} is not supported (this Pictor reads schema {})", path, schema,
                                  kRecordingSchema));
+  if (j.contains("files") && j["files"].is_object()) {
+    for (const auto& [file, newest] : {std::pair{"frames.csv", csv_files::kRecFrames.schema},
+                                       std::pair{"inputs.csv", csv_files::kRecInputs.schema}}) {
+      const auto entry = j["files"].find(file);
+      if (entry == j["files"].end() || !entry->is_object()) continue;
+      const auto declared = entry->find("schema");
+      if (declared != entry->end() && declared->is_number_integer() && declared->get<long long>() > newest)
+        throw UsageError(fmt::format("{}: {} has schema {}, newer than this Pictor reads ({})", path, file,
+                                     declared->get<long long>(), newest));
+    }
+  }
   RecordingInfo info;
   info.game = get<std::string>(j, "game", path);
   info.driver = get<std::string>(j, "driver", path);
@@ -156,7 +175,7 @@ RecordingInfo read_recording_info(const std::string& path) {
 }
 
 void write_rec_frames(const std::string& path, const std::vector<RecFrame>& frames) {
-  std::string out = std::string(kFramesComment) + "\nindex,seen_ns,app_frame,tag,file\n";
+  std::string out = std::string(csv_files::kRecFrames.header) + "\n";
   for (const auto& f : frames) {
     out += fmt::format("{},{},{},{},{}\n", f.index, f.seen_ns, f.app_frame ? std::to_string(*f.app_frame) : "",
                        f.tag ? std::to_string(*f.tag) : "", f.file);
@@ -192,7 +211,7 @@ std::vector<RecFrame> read_rec_frames(const std::string& path) {
 }
 
 void write_rec_inputs(const std::string& path, const std::vector<RecInput>& inputs) {
-  std::string out = std::string(kInputsComment) + "\nt_ns,kind,code,x,y\n";
+  std::string out = std::string(csv_files::kRecInputs.header) + "\n";
   for (const auto& r : inputs) {
     const auto& in = r.input;
     const std::string code = drivers::is_tracked(in.kind) ? drivers::input_code_name(!drivers::is_key(in.kind), in.code) : "";

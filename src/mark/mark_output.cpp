@@ -68,6 +68,7 @@ json test_to_json(const TestResult& t, double fps) {
   j["frames"] = t.frames.size();
   j["warmupFrames"] = t.warmup_frames;
   j["framesCsv"] = t.name + "/frames.csv";
+  j["framesCsvSchema"] = 1;  // the columns of a session's frames.csv (docs/session-files.md)
   j["warnings"] = t.warnings;
   return j;
 }
@@ -116,7 +117,7 @@ std::string frames_csv(const TestResult& t) {
   // Frame i is drawn in callback i and shown at the next tick, when callback i+1 starts: that
   // tick is its present time, and the interval to it its frame time (the length MotionMark pairs
   // with the frame's complexity). The last callback has no next tick and is not listed.
-  std::string out = "# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n";
+  std::string out = "frame,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n";
   for (std::size_t i = 0; i + 1 < t.frames.size(); ++i) {
     const auto& f = t.frames[i];
     const int64_t present = t.frames[i + 1].start_ns;

@@ -14,7 +14,7 @@ inline constexpr int kMarkSchema = 1;
 nlohmann::json mark_to_json(const MarkResult& result, const MarkOptions& options);
 // Writes mark.json and the per-test files into `dir` (created if missing); throws RunError.
 void write_mark_outputs(const std::string& dir, const MarkResult& result, const MarkOptions& options);
-// Frames of one test as frames.csv text (header `# pictor frames schema 1` + column row).
+// Frames of one test as frames.csv text (the header row first, as a session's frames.csv; schema in mark.json).
 std::string frames_csv(const TestResult& test);
 // Human table: one row per test with score and bounds, then the suite line.
 std::string format_mark_table(const MarkResult& result);

@@ -110,7 +110,8 @@ bool EventWriter::start() {
     error_ = "cannot create " + events_path_ + ": " + std::strerror(errno);
     return false;
   }
-  write_all(fd_, kProxyEventsHeader, std::strlen(kProxyEventsHeader));
+  const std::string header = std::string(csv_files::kProxyEvents.header) + '\n';
+  write_all(fd_, header.data(), header.size());
   owner_pid_ = getpid();
   write_info();
   running_.store(true);
@@ -196,6 +197,7 @@ void EventWriter::write_info() {
   j["exe"] = exe;
   j["port"] = settings_.port >= 0 ? nlohmann::json(settings_.port) : nlohmann::json();
   j["events_file"] = events_path_.substr(events_path_.find_last_of('/') + 1);
+  j["events_schema"] = csv_files::kProxyEvents.schema;
   const HookStatus s = status_ ? status_() : HookStatus{};
   j["hooks"] = {{"found", s.found}, {"missing", s.missing}};
   nlohmann::json counts = nlohmann::json::object();

@@ -11,14 +11,12 @@
 #include <thread>
 #include <vector>
 
+#include "core/csv_files.h"
 #include "core/record_ring.h"
 #include "proxyhook/proxy_record.h"
 
 namespace pictor::proxyhook {
 
-inline constexpr const char* kProxyEventsHeader =
-    "# pictor proxy_events schema 1\n"
-    "kind,start_ns,end_ns,fd,bytes,input,detail,down,x,y,width,height,quality\n";
 
 // One proxy_events.csv row for `r` (with its newline) into buf; returns its length, or 0 for
 // records that go to proxy.json only (parse_stop). Pure: unit-tested.

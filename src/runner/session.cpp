@@ -16,6 +16,7 @@
 
 #include "analysis/load.h"
 #include "analysis/rtt.h"
+#include "analysis/session_schema.h"
 #include "client/local_client.h"
 #include "client/x_connection.h"
 #include "client/remote_client.h"
@@ -368,6 +369,7 @@ RunResult run_session(const RunOptions& options) {
     if (adapter) adapter->stop();
     run["status"] = "failed to start";
     run["end_time"] = iso_time_now();
+    run["files"] = analysis::session_files_json(dir.string());
     write_json(dir / "run.json", run);
     throw;
   }
@@ -483,6 +485,7 @@ RunResult run_session(const RunOptions& options) {
   run["processes"] = server_status;
   run["duration_measured_s"] = measured_s;
   run["late_gpu_results_merged"] = late;
+  run["files"] = analysis::session_files_json(dir.string());
   run["end_time"] = iso_time_now();
   run["status"] = result.exit_code == 0 ? "ok" : "failed";
   if (!result.failure.empty()) run["failure"] = result.failure;

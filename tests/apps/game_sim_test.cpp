@@ -42,10 +42,12 @@ void play(game::GameSim& sim, const std::vector<ScriptedInput>& script, std::int
 
 TEST_P(GameTest, StateLogHasHeaderColumnsAndRows) {
   const std::string log = run_script(GetParam(), 7, script_for(GetParam()), 600);
-  EXPECT_EQ(log.rfind("# pictor game state log, schema 1\n# game=" + GetParam() + " seed=7 detail=1 size=1280x720", 0), 0u)
-      << log.substr(0, 200);
+  // The header row comes first (any CSV reader opens the log); the setup is in the start row.
+  EXPECT_EQ(log.rfind("step,event,detail,", 0), 0u) << log.substr(0, 200);
+  EXPECT_NE(log.find("\n0,start,game=" + GetParam() + " seed=7 detail=1 size=1280x720 step_s=1/60 schema=1,"),
+            std::string::npos)
+      << log.substr(0, 300);
   EXPECT_GE(column(log, "score"), 3);
-  EXPECT_NE(log.find("\n0,start,,"), std::string::npos);
   EXPECT_NE(log.find("\n60,tick,,"), std::string::npos);
   EXPECT_NE(log.find("\n600,end,,"), std::string::npos);
   EXPECT_NE(log.find(",input,"), std::string::npos);
@@ -305,7 +307,21 @@ TEST(StateLog, ParserErrorsNameTheLine) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("s.csv:4: bad input event 'key_sideways Up 1 2'"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(parse("step,event,detail\n"), UsageError);  // no header line
+  EXPECT_THROW(parse("step,event,detail\n"), UsageError);  // no setup
+  // The current form: header row first, the setup in the start row.
+  const game::StateLog current = parse("step,event,detail,score\n0,start,game=shooter seed=4 detail=0.5 size=64x32 "
+                                       "step_s=1/60 schema=1,0\n5,input,key_down Up 1 2,0\n9,end,,0\n");
+  EXPECT_EQ(current.game, "shooter");
+  EXPECT_EQ(current.setup.seed, 4u);
+  EXPECT_EQ(current.setup.width, 64);
+  EXPECT_EQ(current.inputs.size(), 1u);
+  EXPECT_EQ(current.end_step, 9);
+  try {
+    parse("step,event,detail\n0,start,game=racing seed=1 detail=1 size=8x8 step_s=1/60 schema=9,\n");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "s.csv:2: state log schema 9 is newer than this Pictor reads (1)");
+  }
   std::istringstream unknown("# game=chess seed=1 detail=1 size=10x10\nstep,event,detail\n0,end,,\n");
   EXPECT_THROW(game::replay_state_log(game::parse_state_log(unknown, "c.csv")), UsageError);
 }

@@ -107,9 +107,7 @@ TEST(EventWriter, DrainsTheRingIntoTheFileAndSummarisesInProxyJson) {
   }
   std::ifstream csv(dir / "proxy_events.csv");
   std::string line;
-  std::getline(csv, line);
-  EXPECT_EQ(line, "# pictor proxy_events schema 1");
-  std::getline(csv, line);
+  std::getline(csv, line);  // the header row first: any CSV reader opens the file
   EXPECT_EQ(line, "kind,start_ns,end_ns,fd,bytes,input,detail,down,x,y,width,height,quality");
   int writes = 0, jpegs = 0, other = 0;
   while (std::getline(csv, line)) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "apps/game/game_registry.h"
+#include "core/csv_files.h"
 #include "core/error.h"
 
 namespace pictor::game {
@@ -46,10 +47,13 @@ std::string float_text(float v) {
   return buf;
 }
 
-std::string header_line(const GameSim& sim) {
+// The game and its setup, carried in the detail of the log's `start` row (older logs had it on a
+// `# game=...` line before the header); the log's schema version goes with it.
+std::string setup_text(const GameSim& sim) {
   const GameSetup& s = sim.setup();
-  return "# game=" + sim.name() + " seed=" + std::to_string(s.seed) + " detail=" + float_text(s.detail) +
-         " size=" + std::to_string(s.width) + "x" + std::to_string(s.height) + " step_s=1/60";
+  return "game=" + sim.name() + " seed=" + std::to_string(s.seed) + " detail=" + float_text(s.detail) +
+         " size=" + std::to_string(s.width) + "x" + std::to_string(s.height) + " step_s=1/60 schema=" +
+         std::to_string(csv_files::kStateLog.schema);
 }
 
 std::vector<std::string> split(const std::string& text, char sep) {
@@ -123,11 +127,11 @@ platform::InputEvent parse_input_text(const std::string& text) {
 
 GameRun::GameRun(std::unique_ptr<GameSim> sim, std::ostream* log) : sim_(std::move(sim)), log_(log) {
   if (log_) {
-    *log_ << "# pictor game state log, schema 1\n" << header_line(*sim_) << "\nstep,event,detail";
+    *log_ << csv_files::kStateLog.header;
     for (const auto& c : sim_->state_columns()) *log_ << ',' << c;
     *log_ << '\n';
   }
-  row("start", "");
+  row("start", setup_text(*sim_));
 }
 
 void GameRun::row(const char* kind, const std::string& detail) {
@@ -167,29 +171,38 @@ StateLog parse_state_log(std::istream& in, const std::string& name) {
   const auto fail = [&](const std::string& why) {
     return UsageError(name + ":" + std::to_string(number) + ": " + why);
   };
+  const auto parse_setup = [&](const std::string& text) {
+    for (const auto& field : split(text, ' ')) {
+      const auto eq = field.find('=');
+      if (eq == std::string::npos) throw fail("bad header field '" + field + "'");
+      const std::string key = field.substr(0, eq), value = field.substr(eq + 1);
+      char* end = nullptr;
+      if (key == "game") {
+        log.game = value;
+      } else if (key == "seed") {
+        log.setup.seed = std::strtoull(value.c_str(), &end, 10);
+        if (value.empty() || *end) throw fail("bad seed '" + value + "'");
+      } else if (key == "detail") {
+        log.setup.detail = std::strtof(value.c_str(), &end);
+        if (value.empty() || *end) throw fail("bad detail '" + value + "'");
+      } else if (key == "size") {
+        if (std::sscanf(value.c_str(), "%dx%d", &log.setup.width, &log.setup.height) != 2)
+          throw fail("bad size '" + value + "'");
+      } else if (key == "schema") {
+        const long schema = std::strtol(value.c_str(), &end, 10);
+        if (value.empty() || *end) throw fail("bad schema '" + value + "'");
+        if (schema > csv_files::kStateLog.schema)
+          throw fail("state log schema " + value + " is newer than this Pictor reads (" +
+                     std::to_string(csv_files::kStateLog.schema) + ")");
+      }
+    }
+    header = true;
+  };
   while (std::getline(in, line)) {
     ++number;
     if (line.empty()) continue;
     if (line.rfind("# game=", 0) == 0) {
-      for (const auto& field : split(line.substr(2), ' ')) {
-        const auto eq = field.find('=');
-        if (eq == std::string::npos) throw fail("bad header field '" + field + "'");
-        const std::string key = field.substr(0, eq), value = field.substr(eq + 1);
-        char* end = nullptr;
-        if (key == "game") {
-          log.game = value;
-        } else if (key == "seed") {
-          log.setup.seed = std::strtoull(value.c_str(), &end, 10);
-          if (value.empty() || *end) throw fail("bad seed '" + value + "'");
-        } else if (key == "detail") {
-          log.setup.detail = std::strtof(value.c_str(), &end);
-          if (value.empty() || *end) throw fail("bad detail '" + value + "'");
-        } else if (key == "size") {
-          if (std::sscanf(value.c_str(), "%dx%d", &log.setup.width, &log.setup.height) != 2)
-            throw fail("bad size '" + value + "'");
-        }
-      }
-      header = true;
+      parse_setup(line.substr(2));
       continue;
     }
     if (line[0] == '#') continue;
@@ -203,7 +216,9 @@ StateLog parse_state_log(std::istream& in, const std::string& name) {
     char* end = nullptr;
     const long long step = std::strtoll(cells[0].c_str(), &end, 10);
     if (cells[0].empty() || *end || step < 0) throw fail("bad step '" + cells[0] + "'");
-    if (cells[1] == "input") {
+    if (cells[1] == "start" && !header) {
+      parse_setup(cells[2]);
+    } else if (cells[1] == "input") {
       try {
         log.inputs.push_back({step, parse_input_text(cells[2])});
       } catch (const UsageError& e) {
@@ -213,7 +228,7 @@ StateLog parse_state_log(std::istream& in, const std::string& name) {
       log.end_step = step;
     }
   }
-  if (!header) throw fail("no '# game=...' header line");
+  if (!header) throw fail("no game setup (a 'start' row with game=...)");
   if (!columns) throw fail("no column row");
   return log;
 }

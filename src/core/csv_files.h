@@ -1,0 +1,58 @@
+// Every CSV file Pictor writes, with its schema version and header row: the one table writers and
+// readers share. A CSV's first line is its header row, so any CSV reader opens it; the schema
+// version lives in the JSON beside it (run.json "files", hook.json, proxy.json, recording.json).
+#pragma once
+#include <string_view>
+
+namespace pictor::csv_files {
+
+struct CsvFile {
+  std::string_view name;    // file name in the session directory (a second writing process adds .PID)
+  int schema;               // the newest version this Pictor writes and reads
+  std::string_view header;  // the header row, without the line end
+};
+
+// Written inside the app by the interposer.
+inline constexpr CsvFile kFrames{"frames.csv", 1, "frame,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag"};
+inline constexpr CsvFile kGpu{"gpu.csv", 1, "frame,ctx,gpu_ms"};
+inline constexpr CsvFile kInputsRead{"inputs_read.csv", 1, "tag,kind,detail,read_ns"};
+// Written by the proxy hook.
+inline constexpr CsvFile kProxyEvents{"proxy_events.csv", 1,
+                                      "kind,start_ns,end_ns,fd,bytes,input,detail,down,x,y,width,height,quality"};
+// Written by the clients.
+inline constexpr CsvFile kClientInputs{"client_inputs.csv", 1, "tag,kind,detail,sent_ns,name"};
+inline constexpr CsvFile kClientFrames{"client_frames.csv", 1, "seen_ns,tag,frame,decode_us,capture_us"};
+inline constexpr CsvFile kClientUpdates{"client_updates.csv", 1, "update,start_ns,end_ns,rects,bytes,x,y,w,h,marker"};
+inline constexpr CsvFile kClientColours{"client_colours.csv", 1, "seen_ns,r,g,b"};
+// Written by the analysis (the header is built there: its stage columns are listed in one place).
+inline constexpr CsvFile kInputs{"inputs.csv", 1, ""};
+// A built-in game's state log (`state=FILE`; state.csv in sessions of `pictor record` / `ic eval`):
+// its columns after step,event,detail depend on the game.
+inline constexpr CsvFile kStateLog{"state.csv", 1, "step,event,detail"};
+// A recording directory (`pictor record`).
+inline constexpr CsvFile kRecFrames{"frames.csv", 1, "index,seen_ns,app_frame,tag,file"};
+inline constexpr CsvFile kRecInputs{"inputs.csv", 1, "t_ns,kind,code,x,y"};
+
+// The files of a session directory, by name.
+inline constexpr CsvFile kSessionFiles[] = {kFrames,        kGpu,          kInputsRead,    kProxyEvents,
+                                            kClientInputs,  kClientFrames, kClientUpdates, kClientColours,
+                                            kInputs,        kStateLog};
+
+// The session file `name` is an instance of ("frames.csv", or "frames.1234.csv" from a second
+// process), or nullptr.
+constexpr const CsvFile* find_session_file(std::string_view name) {
+  for (const CsvFile& f : kSessionFiles) {
+    if (name == f.name) return &f;
+    const std::string_view stem = f.name.substr(0, f.name.size() - 4);  // without ".csv"
+    if (name.size() > f.name.size() + 1 && name.substr(0, stem.size()) == stem && name[stem.size()] == '.' &&
+        name.substr(name.size() - 4) == ".csv") {
+      const std::string_view middle = name.substr(stem.size() + 1, name.size() - stem.size() - 5);
+      bool digits = !middle.empty();
+      for (char c : middle) digits = digits && c >= '0' && c <= '9';
+      if (digits) return &f;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace pictor::csv_files

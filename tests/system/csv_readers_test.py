@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Every CSV of real sessions opens in a standard reader (DESIGN §5, issue 13.4).
+
+Runs two real sessions with the pictor binary -- one over Xvnc with the scripted driver and the
+game's state log (frames, gpu, inputs_read, client_inputs, client_frames, client_updates,
+proxy_events, inputs, state), one local without the marker (client_colours) -- then reads every
+CSV they wrote with Python's csv module and checks that the first line is the header row with
+the documented columns, and that run.json declares each file with its schema version.
+
+usage: csv_readers_test.py PICTOR_BINARY WORK_DIR
+"""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+# The columns docs/session-files.md, docs/client.md, docs/rfb-client.md, docs/proxy-hooks.md and
+# docs/games.md document for each file (a file may add columns; none may be missing).
+DOCUMENTED = {
+    "frames.csv": ["frame", "ctx", "swap_ns", "frame_ms", "swap_call_ms", "gpu_ms", "fc_ms", "tag"],
+    "gpu.csv": ["frame", "ctx", "gpu_ms"],
+    "inputs_read.csv": ["tag", "kind", "detail", "read_ns"],
+    "client_inputs.csv": ["tag", "kind", "detail", "sent_ns", "name"],
+    "client_frames.csv": ["seen_ns", "tag", "frame", "decode_us", "capture_us"],
+    "client_updates.csv": ["update", "start_ns", "end_ns", "rects", "bytes", "x", "y", "w", "h", "marker"],
+    "client_colours.csv": ["seen_ns", "r", "g", "b"],
+    "proxy_events.csv": ["kind", "start_ns", "end_ns", "fd", "bytes", "input", "detail", "down", "x", "y",
+                         "width", "height", "quality"],
+    "inputs.csv": ["tag", "kind", "sent_ns", "read_ns", "response_frame", "seen_ns", "rtt_ms", "status"],
+    "state.csv": ["step", "event", "detail", "score"],
+}
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def run(pictor, args):
+    proc = subprocess.run([pictor, "run"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=120)
+    if proc.returncode != 0:
+        sys.exit(f"pictor run {' '.join(args)} exited {proc.returncode}: {proc.stderr.strip()[-400:]}")
+
+
+def check_session(session, must_have):
+    with open(os.path.join(session, "run.json")) as f:
+        declared = json.load(f).get("files", {})
+    names = sorted(n for n in os.listdir(session) if n.endswith(".csv"))
+    for name in must_have:
+        check(name in names, f"{session}: {name} was not written")
+    for name in names:
+        path = os.path.join(session, name)
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            columns = reader.fieldnames or []
+            rows = list(reader)
+        check(not any(c.startswith("#") for c in columns), f"{path}: the first line is not a header row: {columns}")
+        expected = DOCUMENTED.get(name)
+        check(expected is not None, f"{path}: a CSV this test does not know (document it and add it here)")
+        if expected:
+            missing = [c for c in expected if c not in columns]
+            check(not missing, f"{path}: documented columns missing from the header: {missing} (header {columns})")
+        check(len(rows) > 0, f"{path}: no data rows")
+        for row in rows:
+            if None in row:  # more fields than the header
+                check(False, f"{path}: a row has more fields than the header: {row}")
+                break
+        entry = declared.get(name)
+        check(isinstance(entry, dict) and isinstance(entry.get("schema"), int),
+              f"{session}/run.json: 'files' does not declare {name} with its schema ({declared})")
+
+
+def main():
+    pictor, work = sys.argv[1], sys.argv[2]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    remote = os.path.join(work, "xvnc")
+    run(pictor, ["--adapter", "xvnc", "--driver", "scripted:rate=6,keys=Up+Left", "-d", "5s", "--size", "640x360",
+                 "--out", remote, f"builtin:racing:state={os.path.abspath(remote)}/state.csv"])
+    check_session(remote, ["frames.csv", "inputs_read.csv", "client_inputs.csv", "client_frames.csv",
+                           "client_updates.csv", "proxy_events.csv", "inputs.csv", "state.csv"])
+    local = os.path.join(work, "local")
+    run(pictor, ["--driver", "scripted:rate=4", "--no-marker", "-d", "3s", "--size", "320x240", "--out", local,
+                 "builtin:latency"])
+    check_session(local, ["frames.csv", "client_colours.csv"])
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        sys.exit(1)
+    print("every CSV opened with csv.DictReader and had its documented columns")
+
+
+if __name__ == "__main__":
+    main()
