@@ -22,6 +22,8 @@ PACKAGES=(
   # the intelligent client: libtorch on CPU (OpenBLAS with OpenMP beside it)
   libtorch-dev libopenblas0-openmp
   fonts-dejavu-core
+  # a test checks tests/mark/data/expected.json against MotionMark's own scoring JavaScript
+  nodejs
 )
 
 missing=()

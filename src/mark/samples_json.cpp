@@ -103,6 +103,7 @@ json score_to_json(const TestScore& s) {
           {"maxComplexity", s.max_complexity},
           {"samples", s.samples},
           {"animationSamples", s.animation_samples},
+          {"bootstrapRows", s.bootstrap_rows},
           {"negativeSlopeShare", s.negative_slope_share}};
 }
 
