@@ -3,10 +3,14 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: setup build demo test clean bench
+.PHONY: setup setup-tests build demo test clean bench
 
 setup:
 	./scripts/setup.sh
+
+# What only the tests need (scripts/setup.sh lists it): installed by `make test`, not `make demo`.
+setup-tests:
+	./scripts/setup.sh --tests
 
 build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
@@ -15,7 +19,7 @@ build: setup
 demo: build
 	./scripts/demo.sh $(BUILD)
 
-test: build
+test: setup-tests build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 600
 
 bench: build

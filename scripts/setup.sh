@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Installs every Debian package Pictor needs to build, test and run its demo on a fresh Debian 12
-# machine. Idempotent: packages already present are skipped quickly.
+# Installs every Debian package Pictor needs to build and run its demo on a fresh Debian 12
+# machine; with --tests also what only the tests need (`make test` passes it, `make demo` does
+# not, so the demo's set-up stays small). Idempotent: packages already present are skipped quickly.
+#   scripts/setup.sh            build + demo
+#   scripts/setup.sh --tests    build + demo + tests
 set -euo pipefail
 
 PACKAGES=(
@@ -22,9 +25,21 @@ PACKAGES=(
   # the intelligent client: libtorch on CPU (OpenBLAS with OpenMP beside it)
   libtorch-dev libopenblas0-openmp
   fonts-dejavu-core
+)
+
+# Only the tests use these.
+TEST_PACKAGES=(
   # tests read every session CSV with Python's csv module, as users' scripts do
   python3
+  # a test checks tests/mark/data/expected.json against MotionMark's own scoring JavaScript
+  nodejs
 )
+if [ "${1:-}" = "--tests" ]; then
+  PACKAGES+=("${TEST_PACKAGES[@]}")
+elif [ $# -gt 0 ]; then
+  echo "setup: unknown argument '$1' (usage: $0 [--tests])" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -110,7 +110,12 @@ TestResult run_test(const std::string& name, const MarkOptions& options, double 
     if (result.ramps.empty())
       throw RunError("'" + name + "' completed no ramp in " + std::to_string(options.duration_s) +
                      " s: use a longer --duration");
-    result.score = score_samples(result.scored_samples, fps);
+    try {
+      result.score = score_samples(result.scored_samples, fps);
+    } catch (const UsageError& e) {
+      // The run produced samples MotionMark's method cannot score: the measured thing failed.
+      throw RunError("'" + name + "': " + e.what());
+    }
   } else {
     RunningStats complexity;
     for (std::size_t i = controller->sampling_start_index(); i < result.controller_samples.size(); ++i)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "core/error.h"
 
@@ -11,6 +12,38 @@ namespace pictor::mark {
 namespace {
 
 using nlohmann::json;
+
+// Deepest nesting a samples file may have; it needs 3 (object, samples, row). Deeper input is
+// refused while parsing, before it can build a tree that is costly to print or free.
+constexpr int kMaxDepth = 64;
+
+// What an error line quotes of the input: at most `limit` bytes, control and non-ASCII bytes
+// escaped as \xNN, so the line stays one short line of plain text whatever the input holds.
+std::string excerpt(std::string_view text, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i == limit) {
+      out += "...";
+      break;
+    }
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c >= 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string quote(const json& v) {
+  return excerpt(v.dump(-1, ' ', false, json::error_handler_t::replace), 40);
+}
+
+struct TooDeep {};
 
 json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 json optional_count(const std::optional<long>& v) { return v ? json(*v) : json(nullptr); }
@@ -27,11 +60,11 @@ FrameType parse_type(const json& v, const std::string& where) {
     if (s == "a" || s == "animation") return FrameType::Animation;
     if (s == "m" || s == "mutation") return FrameType::Mutation;
   }
-  throw UsageError(where + ": frame type must be \"a\" (animation) or \"m\" (mutation), got " + v.dump());
+  throw UsageError(where + ": frame type must be \"a\" (animation) or \"m\" (mutation), got " + quote(v));
 }
 
 double parse_number(const json& v, const std::string& where, const char* what) {
-  if (!v.is_number()) throw UsageError(where + ": " + what + " must be a number, got " + v.dump());
+  if (!v.is_number()) throw UsageError(where + ": " + what + " must be a number, got " + quote(v));
   const double d = v.get<double>();
   if (!std::isfinite(d)) throw UsageError(where + ": " + what + " must be finite");
   return d;
@@ -39,19 +72,29 @@ double parse_number(const json& v, const std::string& where, const char* what) {
 
 }  // namespace
 
-SampleSet parse_sample_set(const std::string& text, const std::string& origin) {
+SampleSet parse_sample_set(const std::string& text, const std::string& path) {
+  const std::string origin = excerpt(path, 200);
+  const auto limit_depth = [](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxDepth)
+      throw TooDeep{};
+    return true;
+  };
   json doc;
   try {
-    doc = json::parse(text);
+    doc = json::parse(text, limit_depth);
   } catch (const json::parse_error& e) {
     throw UsageError(origin + ":" + std::to_string(line_of(text, e.byte)) + ": malformed JSON (" +
-                     e.what() + ")");
+                     excerpt(e.what(), 160) + ")");
+  } catch (const TooDeep&) {
+    throw UsageError(origin + ": JSON nested more than " + std::to_string(kMaxDepth) +
+                     " levels deep (a samples file has 3)");
   }
   if (!doc.is_object()) throw UsageError(origin + ": expected a JSON object {\"fps\", \"samples\"}");
   SampleSet set;
   if (doc.contains("fps")) {
     set.fps = parse_number(doc["fps"], origin, "fps");
-    if (set.fps <= 2) throw UsageError(origin + ": fps must be above 2, got " + doc["fps"].dump());
+    if (set.fps <= 2) throw UsageError(origin + ": fps must be above 2, got " + quote(doc["fps"]));
   }
   if (!doc.contains("samples") || !doc["samples"].is_array())
     throw UsageError(origin + ": missing array \"samples\" of [type, time, complexity, frameLength]");
@@ -61,7 +104,7 @@ SampleSet parse_sample_set(const std::string& text, const std::string& origin) {
     const std::string where = origin + ": samples[" + std::to_string(i) + "]";
     const json& row = rows[i];
     if (!row.is_array() || row.size() != 4)
-      throw UsageError(where + ": expected [type, time, complexity, frameLength], got " + row.dump());
+      throw UsageError(where + ": expected [type, time, complexity, frameLength], got " + quote(row));
     Sample s;
     s.type = parse_type(row[0], where);
     s.time = parse_number(row[1], where, "time");
@@ -75,7 +118,7 @@ SampleSet parse_sample_set(const std::string& text, const std::string& origin) {
 
 SampleSet read_sample_set(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + path);
+  if (!in) throw UsageError("cannot read " + excerpt(path, 200));
   std::ostringstream text;
   text << in.rdbuf();
   return parse_sample_set(text.str(), path);
@@ -103,6 +146,7 @@ json score_to_json(const TestScore& s) {
           {"maxComplexity", s.max_complexity},
           {"samples", s.samples},
           {"animationSamples", s.animation_samples},
+          {"bootstrapRows", s.bootstrap_rows},
           {"negativeSlopeShare", s.negative_slope_share}};
 }
 

@@ -15,9 +15,11 @@ struct SampleSet {
   std::vector<Sample> samples;
 };
 
-// Parses the score input; `origin` names the source in errors. Throws pictor::UsageError naming
-// the line (for malformed JSON) or the offending row (e.g. "samples[12]: …").
-SampleSet parse_sample_set(const std::string& text, const std::string& origin);
+// Parses the score input; `path` names the source in errors. Throws pictor::UsageError naming
+// the line (for malformed JSON) or the offending row (e.g. "samples[12]: …"); JSON nested more
+// than 64 levels deep is refused while parsing. Messages quote at most a few dozen bytes of the
+// input, control and non-ASCII bytes escaped, so they stay one short line.
+SampleSet parse_sample_set(const std::string& text, const std::string& path);
 // Reads and parses a file (UsageError when it cannot be read).
 SampleSet read_sample_set(const std::string& path);
 

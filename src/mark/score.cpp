@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -18,33 +20,30 @@ void sort_by_complexity(std::vector<Sample>& rows) {
 }
 
 struct Trimmed {
-  double min_complexity = 0, max_complexity = 0;
-  std::vector<Sample> animation;  // animation rows between the trim bounds, in sorted order
-  Regression regression;
+  std::size_t first = 0, last = 0;  // the rows kept: series[first..last], both frame types
+  double min_complexity = 0, max_complexity = 0;  // complexities at first and last
+  long animation = 0;                              // animation rows among them
+  std::optional<Regression> regression;            // their fit; none without animation rows
 };
 
 // MARK.md §4.1 on rows already sorted by complexity: drop 2.5 % at each end (unless the range is
-// tiny), keep the animation rows, fit. JS rounding of the indices.
+// tiny), fit the animation rows of what is left. JS rounding of the indices.
 Trimmed trim_and_fit(const std::vector<Sample>& series, double desired_frame_length) {
   const double n = static_cast<double>(series.size());
-  auto min_index = static_cast<std::size_t>(js_round(.025 * n));
-  auto max_index = static_cast<std::size_t>(js_round(.975 * (n - 1)));
   Trimmed out;
-  out.min_complexity = series[min_index].complexity;
-  out.max_complexity = series[max_index].complexity;
-  if (std::fabs(out.max_complexity - out.min_complexity) < 20 && max_index - min_index < 20) {
-    min_index = 0;
-    max_index = series.size() - 1;
-    out.min_complexity = series[min_index].complexity;
-    out.max_complexity = series[max_index].complexity;
+  out.first = static_cast<std::size_t>(js_round(.025 * n));
+  out.last = static_cast<std::size_t>(js_round(.975 * (n - 1)));
+  if (std::fabs(series[out.last].complexity - series[out.first].complexity) < 20 && out.last - out.first < 20) {
+    out.first = 0;
+    out.last = series.size() - 1;
   }
+  out.min_complexity = series[out.first].complexity;
+  out.max_complexity = series[out.last].complexity;
   std::vector<RegressionPoint> points;
-  for (std::size_t i = min_index; i <= max_index; ++i) {
-    if (series[i].type != FrameType::Animation) continue;
-    out.animation.push_back(series[i]);
-    points.push_back({series[i].complexity, series[i].frame_length});
-  }
-  out.regression = fit_regression(points, desired_frame_length);
+  for (std::size_t i = out.first; i <= out.last; ++i)
+    if (series[i].type == FrameType::Animation) points.push_back({series[i].complexity, series[i].frame_length});
+  out.animation = static_cast<long>(points.size());
+  if (!points.empty()) out.regression = fit_regression(points, desired_frame_length);
   return out;
 }
 
@@ -57,33 +56,44 @@ TestScore score_samples(std::vector<Sample> samples, double fps, const Bootstrap
   const double desired = 1000 / fps;
   sort_by_complexity(samples);
 
+  const Trimmed full = trim_and_fit(samples, desired);
+  if (!full.regression)
+    throw UsageError(fmt::format("no animation rows to fit: all {} rows kept after trimming (rows {} to {} of {}, "
+                                 "by complexity) are mutation frames",
+                                 full.last - full.first + 1, full.first, full.last, samples.size()));
   TestScore result;
   result.samples = static_cast<long>(samples.size());
-  Trimmed full = trim_and_fit(samples, desired);
-  result.regression = full.regression;
+  result.regression = *full.regression;
   result.min_complexity = full.min_complexity;
   result.max_complexity = full.max_complexity;
-  result.animation_samples = static_cast<long>(full.animation.size());
+  result.animation_samples = full.animation;
 
-  // Bootstrap (MARK.md §4.2): the generator restarts at the fixed seed on every call, so the
-  // same samples always give the same bounds.
-  const std::vector<Sample>& rows = full.animation;
-  const std::size_t count = rows.size();
+  // Bootstrap (MARK.md §4.2). The population is every trimmed row, mutation rows included, as
+  // MotionMark 1.3.1 resamples them; each resample is sorted, trimmed and filtered again. The
+  // generator restarts at the fixed seed on every call, so the same samples give the same bounds.
+  const auto population = std::span(samples).subspan(full.first, full.last - full.first + 1);
+  const std::size_t count = population.size();
   const double count_d = static_cast<double>(count);
+  result.bootstrap_rows = static_cast<long>(count);
   Prng prng;
   std::vector<double> estimates(static_cast<std::size_t>(options.iterations));
   std::vector<Sample> resample(count);
   long negative = 0;
-  for (auto& estimate : estimates) {
-    for (auto& row : resample) row = rows[static_cast<std::size_t>(std::floor(prng.next() * count_d))];
-    std::vector<Sample> sorted = resample;
-    sort_by_complexity(sorted);
-    const Trimmed fit = trim_and_fit(sorted, desired);
-    if (fit.regression.t2 < 0) {
-      estimate = fit.max_complexity;
+  for (std::size_t k = 0; k < estimates.size(); ++k) {
+    for (auto& row : resample) row = population[static_cast<std::size_t>(std::floor(prng.next() * count_d))];
+    sort_by_complexity(resample);
+    const Trimmed fit = trim_and_fit(resample, desired);
+    // MotionMark's regression fails on an empty set (it reads the first of no rows): no score.
+    if (!fit.regression)
+      throw UsageError(fmt::format(
+          "bootstrap resample {} of {} drew no animation row between its trim bounds ({} of the {} rows "
+          "resampled are mutation frames): MotionMark 1.3.1 cannot score these samples",
+          k + 1, estimates.size(), count - static_cast<std::size_t>(full.animation), count));
+    if (fit.regression->t2 < 0) {
+      estimates[k] = fit.max_complexity;
       ++negative;
     } else {
-      estimate = fit.regression.change_point;
+      estimates[k] = fit.regression->change_point;
     }
   }
   std::stable_sort(estimates.begin(), estimates.end());

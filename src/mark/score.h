@@ -33,15 +33,17 @@ struct TestScore {
   Regression regression;  // the fit on all trimmed samples (not resampled)
   double min_complexity = 0, max_complexity = 0;  // complexities at the trim bounds
   long samples = 0;             // rows scored (mutation rows included)
-  long animation_samples = 0;   // rows the regression and the bootstrap used
+  long animation_samples = 0;   // rows the regression used (the trimmed animation rows)
+  long bootstrap_rows = 0;      // rows the bootstrap resamples: all trimmed rows, both frame types
   // Share of bootstrap iterations whose segment 2 sloped downwards (t2 < 0), where the estimate
   // is the resample's top complexity rather than a change point: a hint the stage never slowed.
   double negative_slope_share = 0;
 };
 
 // Scores samples at the target frame rate. The samples are stably sorted by complexity first (so
-// time-ordered or already-sorted rows give the same result). Throws pictor::UsageError when there
-// are no animation rows to fit.
+// time-ordered or already-sorted rows give the same result). Throws pictor::UsageError where
+// MotionMark 1.3.1 cannot score them: no animation rows to fit, or a bootstrap resample that drew
+// no animation row between its trim bounds (sets with few animation rows among many mutations).
 TestScore score_samples(std::vector<Sample> samples, double fps, const BootstrapOptions& options = {});
 
 // True when a stage that reached its maximum complexity was still at the target rate there: the

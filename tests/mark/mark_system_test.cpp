@@ -3,12 +3,14 @@
 // re-score to the same numbers through `pictor mark score`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -91,6 +93,38 @@ TEST(MarkSystem, BadOptionsGiveOneLineAndExit2) {
   EXPECT_NE(out.find("unknown mark test 'nosuch'"), std::string::npos) << out;
   run(std::string(PICTOR_BIN) + " mark --size 12 2>&1", rc);
   EXPECT_EQ(WEXITSTATUS(rc), 2);
+}
+
+// `pictor mark score` on hostile or unscorable input: exit 2 and one short `pictor: …` line on
+// stderr, nothing on stdout — no crash on 100 000 nested arrays, no 100 KB line at 50 000.
+TEST(MarkSystem, ScoreRefusesBadInputWithOneShortLine) {
+  const fs::path dir = fs::temp_directory_path() / ("pictor-mark-score-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  const std::pair<std::string, std::string> cases[] = {
+      {write("deep100k.json", std::string(100'000, '[') + std::string(100'000, ']')), "nested more than 64 levels"},
+      {write("deep50k.json", "{\"samples\": " + std::string(50'000, '[') + std::string(50'000, ']') + "}"),
+       "nested more than 64 levels"},
+      {write("long.json", "{\"samples\": [[\"" + std::string(100'000, 'x') + "\\u0007\", 0, 1, 16]]}"),
+       "frame type must be"},
+      {std::string(PICTOR_MARK_TEST_DATA) + "/sparse.json", "MotionMark 1.3.1 cannot score these samples"},
+  };
+  for (const auto& [file, cause] : cases) {
+    int rc = 0;
+    const std::string err = run(std::string(PICTOR_BIN) + " mark score " + file + " 2>&1 >/dev/null", rc);
+    const std::string out = run(std::string(PICTOR_BIN) + " mark score " + file + " 2>/dev/null", rc);
+    ASSERT_TRUE(WIFEXITED(rc)) << file << " ended by a signal";
+    EXPECT_EQ(WEXITSTATUS(rc), 2) << file;
+    EXPECT_TRUE(out.empty()) << file;
+    EXPECT_EQ(err.rfind("pictor: ", 0), 0u) << file << ": " << err.substr(0, 300);
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << file << ": " << err.substr(0, 300);
+    EXPECT_LT(err.size(), 300u) << file << ": " << err.substr(0, 300);
+    EXPECT_NE(err.find(cause), std::string::npos) << file << ": " << err.substr(0, 300);
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace
