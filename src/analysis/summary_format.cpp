@@ -27,6 +27,18 @@ std::string format_frame_summary(const nlohmann::json& s) {
     out += fmt::format("{:<20}{}\n", label, value);
   };
   line("Source", fmt::format("{} ({})", figure(s, "source"), figure(s, "input")));
+  // A profile session: say which frames the figures describe, and the whole session's beside them.
+  if (s.value("figures_from", "") == "play") {
+    const nlohmann::json& w = s.value("whole_session", nlohmann::json::object());
+    const std::string after = figure(s, "play_start_s", "{:.1f}");
+    line("Figures from", fmt::format("play: the frames after play start ({})",
+                                     after == "unknown" ? "launch.json play_start_ns" : after + " s after launch"));
+    line("Whole session", fmt::format("{} frames, {} FPS, 1% low {} / {} (start-up included)", figure(w, "frames"),
+                                      figure(w, "fps_avg"), figure(w, "low_1pct_fps_percentile", "{:.1f}"),
+                                      figure(w, "low_1pct_fps_average", "{:.1f}")));
+  } else if (s.contains("play_note") && s["play_note"].is_string()) {
+    line("Figures from", "the whole session: " + s["play_note"].get<std::string>());
+  }
   line("Frames", figure(s, "frames"));
   const std::string duration = figure(s, "duration_s", "{:.3f}");
   line("Duration", duration == "unknown" ? duration : duration + " s");

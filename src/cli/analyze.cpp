@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "analysis/load.h"
+#include "analysis/play_window.h"
 #include "analysis/rtt.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
@@ -27,11 +28,14 @@ void add_analyze(CLI::App& app, Context& ctx) {
   cmd->add_flag("--json", opts->json, "Print the figures as JSON (the frame part of summary.json)");
   cmd->callback([opts, &ctx] {
     const analysis::FrameSeries series = analysis::load_frames(opts->path);
-    nlohmann::json summary = analysis::summarize_frames(series);
+    // A session directory of a profile: the figures of play, as `pictor run` wrote them.
+    const bool is_session = std::filesystem::is_directory(opts->path);
+    nlohmann::json summary = is_session
+                                 ? analysis::summarize_session_frames(series, analysis::read_launch_record(opts->path))
+                                 : analysis::summarize_frames(series);
     // A session with a client's files: the input figures too, computed again from the recorded
     // files (nothing is written: analyze only reads).
-    if (std::filesystem::is_directory(opts->path) &&
-        std::filesystem::exists(std::filesystem::path(opts->path) / "client_inputs.csv")) {
+    if (is_session && std::filesystem::exists(std::filesystem::path(opts->path) / "client_inputs.csv")) {
       const analysis::RttTimeline timeline = analysis::load_rtt_timeline(opts->path);
       std::vector<std::string> notes;
       const auto matched = analysis::match_timeline(timeline, &notes);

@@ -1,10 +1,13 @@
 // `pictor graph PATH -o FILE.png|FILE.svg`: the frame-time graph of DESIGN 7 for a whole session
-// (every frame a bar: width by duration, height and colour by log2 of it), drawn by pictor::report.
+// (every frame a bar: width by duration, height and colour by log2 of it; a profile session's from
+// play start), drawn by pictor::report.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 
 #include "analysis/load.h"
+#include "analysis/play_window.h"
 #include "cli/commands.h"
 #include "report/frametime_graph.h"
 
@@ -44,7 +47,10 @@ void add_graph(CLI::App& app, Context& ctx) {
     // Check the cheap things first: a bad extension or scale should not wait for a large load.
     report::graph_format_for(opts->output);
     report::validate(opts->graph);
-    const analysis::FrameSeries series = analysis::load_frames(opts->path);
+    analysis::FrameSeries series = analysis::load_frames(opts->path);
+    // A profile session's graph is of play, like its frametime.png.
+    if (std::filesystem::is_directory(opts->path))
+      series = analysis::figure_frames(series, analysis::read_launch_record(opts->path));
     report::write_frametime_graph(series, opts->output, opts->graph);
     if (!ctx.quiet) std::fprintf(stderr, "pictor: wrote %s\n", opts->output.c_str());
   });

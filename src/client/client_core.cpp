@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "client/x_connection.h"
+#include "core/error.h"
 #include "tag/marker_code.h"
 
 namespace pictor::client {
@@ -84,7 +86,25 @@ void ClientCore::start_waiting(double first_frame_timeout_s, std::int64_t now) {
   first_frame_deadline_ns_ = now + first_frame_timeout_ns_;
 }
 
+bool LauncherHold::holds() {
+  if (!x_ || x_->lost()) return false;
+  Display* dpy = x_->display();
+  if (selection_ == None) selection_ = XInternAtom(dpy, "_PICTOR_LAUNCH_STARTING", False);
+  return XGetSelectionOwner(dpy, selection_) != None;
+}
+
+void ClientCore::check_window(bool launcher_holds) {
+  window_check_pending_ = launcher_holds;
+  if (launcher_holds) return;
+  if (const std::string problem = transport_.window_problem(); !problem.empty()) throw RunError(problem);
+}
+
 void ClientCore::turn(std::int64_t now, bool launcher_holds, bool finish_requested, const std::string& no_first_frame) {
+  if (window_check_pending_ && !launcher_holds) {
+    window_check_pending_ = false;
+    if (const std::string problem = transport_.window_problem(); !problem.empty())
+      throw RunError(problem + " when pictor-launch let go of the inputs");
+  }
   if (!driving_ && launcher_holds) {
     // Start afresh once the launcher lets go: the next frame, then the warm-up.
     if (held_since_ns_ < 0) held_since_ns_ = now;

@@ -17,6 +17,8 @@
 
 namespace pictor::client {
 
+class XConnection;
+
 // How a client puts inputs on its wire (XTest or RFB) and shows the driver its pixels.
 class ClientTransport {
  public:
@@ -32,6 +34,23 @@ class ClientTransport {
   virtual Sent send_tracked(const drivers::Input& in, bool button, bool press) = 0;
   // The app window as last seen, for drivers that look at pixels; nullopt when there is none.
   virtual std::optional<tag::ImageView> window_image() = 0;
+  // Why the client cannot read the app window's marker where the window is now (off the screen,
+  // outside the framebuffer, smaller than the marker); empty when it can. Looks at the window's
+  // current place, not a cached one.
+  virtual std::string window_problem() = 0;
+};
+
+// pictor-launch's hold on the inputs (docs/client.md, "Held by a launcher"): while it starts a
+// game it owns the X selection _PICTOR_LAUNCH_STARTING on the game's display. Both clients ask
+// through this, on a connection to that display.
+class LauncherHold {
+ public:
+  explicit LauncherHold(XConnection* x = nullptr) : x_(x) {}  // null: no display, never held
+  bool holds();
+
+ private:
+  XConnection* x_;
+  unsigned long selection_ = 0;  // the Atom, interned on first use
 };
 
 class ClientCore {
@@ -63,9 +82,15 @@ class ClientCore {
   bool awaiting_first_frame() const { return !driving_ && warmup_until_ns_ < 0; }
   // Arms the first-frame deadline; called when the loop starts.
   void start_waiting(double first_frame_timeout_s, std::int64_t now);
+  // The app window must show its marker to the client; throws RunError with the transport's
+  // window_problem() when it does not. While a launcher holds the inputs it may still move the
+  // window there (pictor-launch moves a window that hangs off the screen), so the check then
+  // waits until it lets go (the next turn() without the hold makes it).
+  void check_window(bool launcher_holds);
   // One turn of the client loop: the launcher hold (inputs wait while pictor-launch starts a game,
-  // then start afresh), the end of the warm-up, the first-frame deadline (`no_first_frame` is the
-  // note, "... within N s; inputs started anyway"), a finish request, and the driver's step when due.
+  // then start afresh; the window check when it lets go), the end of the warm-up, the first-frame
+  // deadline (`no_first_frame` is the note, "... within N s; inputs started anyway"), a finish
+  // request, and the driver's step when due. Throws RunError when the window check fails.
   void turn(std::int64_t now, bool launcher_holds, bool finish_requested, const std::string& no_first_frame);
   // Asks the driver now (after a new frame) when it is driving.
   void drive_now(std::int64_t now);
@@ -91,6 +116,7 @@ class ClientCore {
   bool wants_image_ = false;
   bool driving_ = false;
   bool driver_finished_ = false;
+  bool window_check_pending_ = false;  // deferred while a launcher held the inputs
   std::int64_t next_step_ns_ = 0;
   std::int64_t warmup_until_ns_ = -1;
   std::int64_t first_frame_deadline_ns_ = 0;

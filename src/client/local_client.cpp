@@ -105,7 +105,7 @@ struct LocalClient::State : ClientTransport {
   bool stopped = false;
 
   std::int64_t last_colour_flush_ns = 0;
-  Atom launch_starting = None;      // pictor-launch's selection while it starts a game
+  LauncherHold launcher;            // pictor-launch's hold while it starts a game
 
   ~State() override {
     if (wake_fd >= 0) ::close(wake_fd);
@@ -118,19 +118,22 @@ struct LocalClient::State : ClientTransport {
   std::optional<tag::ImageView> window_image() override;
   void grab_frame();
   void handle_events();
+  std::string window_problem() override;
   void loop();
   void run();
-  bool launcher_holds();
 };
 
-// pictor-launch (src/suite/launch.cpp) owns this selection while the game loads and goes through
-// its start-up screens; inputs then wait, so that they measure play and the start-up clicks are
-// not disturbed. The X server drops the selection when the launcher exits, so this never holds
-// the client for ever.
-bool LocalClient::State::launcher_holds() {
-  Display* dpy = x->display();
-  if (launch_starting == None) launch_starting = XInternAtom(dpy, "_PICTOR_LAUNCH_STARTING", False);
-  return XGetSelectionOwner(dpy, launch_starting) != None;
+std::string LocalClient::State::window_problem() {
+  // Where the window is now: a move may not have reached handle_events yet.
+  if (const auto info = window_info(*x, window.id);
+      info && (info->x != window.x || info->y != window.y || info->width != window.width || info->height != window.height)) {
+    window = *info;
+    setup_capture();
+  }
+  if (capture) return "";
+  return fmt::format("client: the app window ({}x{} at {},{}) does not show its {} corner on the {}x{} screen",
+                     window.width, window.height, window.x, window.y, tag::corner_name(options.corner),
+                     window.screen_width, window.screen_height);
 }
 
 // The region to read: just the marker's 64 x 32 px when the driver does not look at pixels.
@@ -274,7 +277,7 @@ void LocalClient::State::loop() {
     handle_events();
     if (x->lost()) throw RunError("client: lost the connection to X display '" + x->name() + "'");
     std::int64_t now = monotonic_ns();
-    core->turn(now, !core->driving() && launcher_holds(), finish_requested.load(), no_first_frame);
+    core->turn(now, !core->driving() && launcher.holds(), finish_requested.load(), no_first_frame);
     if (!core->files->flush(now)) throw RunError("client: " + core->files->error());
     if (colours && (now - last_colour_flush_ns >= kMaxWaitNs)) {
       last_colour_flush_ns = now;
@@ -346,12 +349,8 @@ std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& option
   s.setup_capture();
   // A launcher still starting the game may yet move the window on screen (pictor-launch does
   // when it is not): the capture is set up again when the window moves.
-  if (!s.capture && !s.launcher_holds()) {
-    throw RunError(fmt::format(
-        "client: the app window ({}x{} at {},{}) does not show its {} corner on the {}x{} screen",
-        s.window.width, s.window.height, s.window.x, s.window.y, tag::corner_name(options.corner),
-        s.window.screen_width, s.window.screen_height));
-  }
+  s.launcher = LauncherHold(s.x.get());
+  s.core->check_window(s.launcher.holds());
   if (s.capture && !s.capture->shared_memory())
     s.core->stats().notes.push_back("MIT-SHM unavailable: captures use XGetImage");
   s.core->files = std::make_unique<ClientFiles>(options.out_dir);

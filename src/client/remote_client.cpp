@@ -55,10 +55,11 @@ struct RemoteClient::State : ClientTransport {
   int pointer_x = 0, pointer_y = 0, button_mask = 0;
   RemoteClientStats rfb;
   std::uint64_t keysym_details = 0;
-  // The X display behind the server, to see whether pictor-launch still holds the inputs (its
-  // selection _PICTOR_LAUNCH_STARTING, docs/client.md); null when there is none.
-  std::unique_ptr<XConnection> launcher_x;
-  Atom launch_starting = None;
+  // The X display behind the server (keycodes, the launcher's hold, the window's moves); null
+  // when there is none.
+  std::unique_ptr<XConnection> server_x;
+  LauncherHold launcher;
+  std::uint64_t window_moves = 0, unreadable_updates = 0;
 
   std::thread thread;
   int wake_fd = -1;
@@ -86,14 +87,61 @@ struct RemoteClient::State : ClientTransport {
   void flush(std::int64_t now, bool force);
   void loop();
   void run();
-  bool launcher_holds();
+  std::string window_problem() override;
+  bool window_inside() const;
+  void place_window(const tag::WindowRect& w);
+  void follow_window(bool now);
 };
 
-bool RemoteClient::State::launcher_holds() {
-  if (!launcher_x || launcher_x->lost()) return false;
-  Display* dpy = launcher_x->display();
-  if (launch_starting == None) launch_starting = XInternAtom(dpy, "_PICTOR_LAUNCH_STARTING", False);
-  return XGetSelectionOwner(dpy, launch_starting) != None;
+bool RemoteClient::State::window_inside() const {
+  const tag::WindowRect& w = window;
+  return w.x >= 0 && w.y >= 0 && w.width >= tag::kMarkerWidth && w.height >= tag::kMarkerHeight &&
+         w.x + w.width <= conn->width() && w.y + w.height <= conn->height();
+}
+
+void RemoteClient::State::place_window(const tag::WindowRect& w) {
+  // The pointer keeps its place in the window.
+  pointer_x += w.x - window.x;
+  pointer_y += w.y - window.y;
+  window = w;
+  const tag::PixelPoint m = tag::marker_origin_in_image(w.width, w.height, options.corner);
+  marker_region = tag::WindowRect{w.x + m.x, w.y + m.y, tag::kMarkerWidth, tag::kMarkerHeight};
+}
+
+// The window's moves, from its ConfigureNotify events on the X display behind the server (as the
+// local client follows them); `now` also asks the server where it is at once.
+void RemoteClient::State::follow_window(bool now) {
+  if (!server_x || server_x->lost() || options.window_id == 0) return;
+  Display* dpy = server_x->display();
+  bool moved = now;
+  while (XPending(dpy) > 0) {
+    XEvent ev;
+    XNextEvent(dpy, &ev);
+    if (ev.type == ConfigureNotify && ev.xconfigure.window == options.window_id) moved = true;
+  }
+  if (!moved) return;
+  const auto now_at = window_info(*server_x, options.window_id);
+  if (!now_at) return;
+  const tag::WindowRect w{now_at->x, now_at->y, now_at->width, now_at->height};
+  if (w.x == window.x && w.y == window.y && w.width == window.width && w.height == window.height) return;
+  ++window_moves;
+  place_window(w);
+  // With no window manager keys go to the window under the pointer: it moves with the window.
+  if (!conn->send_pointer(std::clamp(pointer_x, 0, conn->width() - 1), std::clamp(pointer_y, 0, conn->height() - 1),
+                          button_mask))
+    throw RunError("rfb: writing a pointer event to the server failed (connection lost)");
+}
+
+std::string RemoteClient::State::window_problem() {
+  follow_window(true);
+  const tag::WindowRect& w = window;
+  if (w.x < 0 || w.y < 0 || w.height <= 0 || w.x + w.width > conn->width() || w.y + w.height > conn->height())
+    return fmt::format("rfb: the app window {}x{} at {},{} is not inside the {}x{} framebuffer of {}:{}", w.width,
+                       w.height, w.x, w.y, conn->width(), conn->height(), options.host, options.port);
+  if (w.width < tag::kMarkerWidth || w.height < tag::kMarkerHeight)
+    return fmt::format("rfb: the app window {}x{} is smaller than the {}x{} marker", w.width, w.height,
+                       tag::kMarkerWidth, tag::kMarkerHeight);
+  return "";
 }
 
 void RemoteClient::State::move_pointer(const Input& in) {
@@ -158,7 +206,10 @@ void RemoteClient::State::on_update(const RfbUpdate& u) {
   updates->update(rfb.updates, u, marker);
   const bool window_changed = std::any_of(u.rect_list.begin(), u.rect_list.end(),
                                           [&](const tag::WindowRect& r) { return overlaps(r, window); });
-  if (marker) {
+  if (marker && !window_inside()) {
+    // Not readable where the window is now (a launcher may still move it on screen).
+    ++unreadable_updates;
+  } else if (marker) {
     ++rfb.marker_updates;
     // The update is in the framebuffer: the marker is read from the client's copy, no capture.
     const std::int64_t t0 = monotonic_ns();
@@ -201,7 +252,8 @@ void RemoteClient::State::loop() {
     std::int64_t now = monotonic_ns();
     if (core->awaiting_first_frame() && options.app_running && !options.app_running())
       throw RunError("client: the app exited before its first frame reached the client");
-    core->turn(now, !core->driving() && launcher_holds(), finish_requested.load(), no_first_frame);
+    follow_window(false);
+    core->turn(now, !core->driving() && launcher.holds(), finish_requested.load(), no_first_frame);
     flush(now, false);
 
     // A message (partly) in libvncclient's buffer does not make the socket readable: handle it
@@ -257,8 +309,8 @@ std::unique_ptr<RemoteClient> RemoteClient::start(const RemoteClientOptions& opt
   }
   if (!options.keycode_display.empty()) {
     // The keycodes the app will read, for the `detail` column the matcher aligns on.
-    s.launcher_x = XConnection::open(options.keycode_display);
-    const auto& x = s.launcher_x;
+    s.server_x = XConnection::open(options.keycode_display);
+    const auto& x = s.server_x;
     for (const drivers::InputCode& c : s.core->driver().vocabulary()) {
       if (c.button) continue;
       const KeyCode code = XKeysymToKeycode(x->display(), c.code);
@@ -267,23 +319,25 @@ std::unique_ptr<RemoteClient> RemoteClient::start(const RemoteClientOptions& opt
                                    drivers::input_code_name(false, c.code), options.keycode_display));
       s.keycodes[c.code] = code;
     }
+    s.launcher = LauncherHold(s.server_x.get());
+    if (options.window_id != 0) {
+      XSelectInput(x->display(), options.window_id, StructureNotifyMask);
+      XSync(x->display(), False);
+      x->take_error();  // a window gone already shows as the app's exit, not here
+    }
   }
 
   s.conn = RfbConnection::open(co);
   const int fb_w = s.conn->width(), fb_h = s.conn->height();
-  s.window = options.window.width > 0 ? options.window : tag::WindowRect{0, 0, fb_w, fb_h};
-  const tag::WindowRect& w = s.window;
-  if (w.x < 0 || w.y < 0 || w.height <= 0 || w.x + w.width > fb_w || w.y + w.height > fb_h)
-    throw RunError(fmt::format("rfb: the app window {}x{} at {},{} is not inside the {}x{} framebuffer of {}:{}",
-                               w.width, w.height, w.x, w.y, fb_w, fb_h, options.host, options.port));
-  if (w.width < tag::kMarkerWidth || w.height < tag::kMarkerHeight)
-    throw RunError(fmt::format("rfb: the app window {}x{} is smaller than the {}x{} marker", w.width,
-                               w.height, tag::kMarkerWidth, tag::kMarkerHeight));
-  const tag::PixelPoint m = tag::marker_origin_in_image(w.width, w.height, options.corner);
-  s.marker_region = tag::WindowRect{w.x + m.x, w.y + m.y, tag::kMarkerWidth, tag::kMarkerHeight};
+  const tag::WindowRect w = options.window.width > 0 ? options.window : tag::WindowRect{0, 0, fb_w, fb_h};
   s.pointer_x = w.x + w.width / 2;
   s.pointer_y = w.y + w.height / 2;
-  if (!s.conn->send_pointer(s.pointer_x, s.pointer_y, 0))
+  s.window = w;
+  s.place_window(w);
+  // The window must lie inside the framebuffer; a launcher still starting the game may yet move
+  // it there (pictor-launch does), and then the check waits for the launcher to let go.
+  s.core->check_window(s.launcher.holds());
+  if (!s.conn->send_pointer(std::clamp(s.pointer_x, 0, fb_w - 1), std::clamp(s.pointer_y, 0, fb_h - 1), 0))
     throw RunError("rfb: writing to the server failed right after the handshake");
   s.core->files = std::make_unique<ClientFiles>(options.out_dir);
   s.updates = std::make_unique<RfbUpdatesFile>(options.out_dir);
@@ -365,6 +419,13 @@ ClientStats RemoteClient::stop() {
                                       : std::string()));
   stats.notes.push_back(cu ? "rfb: continuous updates (the server sends without being asked)"
                            : "rfb: no continuous updates; an incremental request after each update");
+  s.rfb.window = s.window;
+  if (s.window_moves > 0)
+    stats.notes.push_back(fmt::format("the app window moved {} time(s), last to {}x{} at {},{}; the client followed it",
+                                      s.window_moves, s.window.width, s.window.height, s.window.x, s.window.y));
+  if (s.unreadable_updates > 0)
+    stats.notes.push_back(fmt::format("{} update(s) of the marker not read: the app window was not inside the framebuffer",
+                                      s.unreadable_updates));
   if (s.keysym_details > 0)
     stats.notes.push_back(fmt::format(
         "{} key input(s) written with their keysym as detail (no X display to look up keycodes): "

@@ -23,6 +23,9 @@ struct RemoteClientOptions {
   tag::Corner corner = tag::kDefaultCorner;
   // The app window in framebuffer coordinates (the runner finds it); width 0 = the whole framebuffer.
   tag::WindowRect window;
+  // Its X window id on keycode_display (0: none): the client then follows the window when it
+  // moves (pictor-launch moves a game's window on screen while it holds the inputs).
+  unsigned long window_id = 0;
   // 1..100: sent as TigerVNC fine quality (-512 + q) and as the nearest quality level 0..9.
   int jpeg_quality = 80;
   std::string subsampling = "4:2:0";  // 4:4:4 | 4:2:2 | 4:2:0 | gray
@@ -36,7 +39,8 @@ struct RemoteClientOptions {
   std::function<bool()> app_running;  // optional; false ends the wait for the first frame
   // The X display behind the server, when the client can reach it: the X keycode of each key is
   // looked up there and written as client_inputs.csv's `detail` (what the interposer records, so
-  // the matcher can align reads with inputs). Empty: the keysym is written instead.
+  // the matcher can align reads with inputs); a launcher's hold on the inputs and the window's
+  // moves are seen there too. Empty: the keysym is written instead, and nothing holds or moves.
   std::string keycode_display;
 };
 
@@ -47,15 +51,16 @@ struct RemoteClientStats {
   std::uint64_t bytes = 0;            // bytes of those updates on the wire (when known)
   std::uint64_t updates_without_bytes = 0;  // updates whose size the kernel did not tell
   std::int64_t first_update_ns = -1, last_update_ns = -1;  // end times
+  tag::WindowRect window;             // the app window where the client last saw it
   nlohmann::json server;              // RemoteClient::server_info() at stop
 };
 
 class RemoteClient {
  public:
-  // Connects and shakes hands (RfbConnection::open), checks the window against the framebuffer,
-  // creates the files and starts the client thread. Throws RunError naming the cause (cannot
-  // connect, handshake failed, window outside the framebuffer, files not writable) or UsageError
-  // (bad quality, subsampling, compression level).
+  // Connects and shakes hands (RfbConnection::open), checks the window against the framebuffer
+  // (while a launcher holds the inputs: when it lets go), creates the files and starts the client
+  // thread. Throws RunError naming the cause (cannot connect, handshake failed, window outside the
+  // framebuffer, files not writable) or UsageError (bad quality, subsampling, compression level).
   static std::unique_ptr<RemoteClient> start(const RemoteClientOptions& options,
                                              std::unique_ptr<drivers::Driver> driver);
   ~RemoteClient();  // stop()

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "analysis/load.h"
+#include "analysis/play_window.h"
 #include "analysis/rtt.h"
 #include "analysis/session_schema.h"
 #include "client/local_client.h"
@@ -292,6 +293,7 @@ RunResult run_session(const RunOptions& options) {
           co.port = port;
           co.out_dir = dir.string();
           co.window = tag::WindowRect{w.x, w.y, w.width, w.height};
+          co.window_id = w.id;  // followed when pictor-launch moves it on screen
           co.jpeg_quality = options.vnc_quality;
           co.subsampling = options.vnc_subsampling;
           co.app_running = [&app] { return app->running(); };
@@ -386,16 +388,20 @@ RunResult run_session(const RunOptions& options) {
   const std::size_t late = options.hook ? merge_late_gpu(dir.string()) : 0;
   bool have_frames = fs::exists(dir / "frames.csv");
   std::size_t frames = 0;
+  // A profile session (pictor-launch wrote launch.json): figures and graph describe play.
+  const analysis::LaunchRecord launch = analysis::read_launch_record(dir.string());
+  // Failures found after the run (analysis): symptoms, named only when nothing caused them.
+  std::string analysis_failure;
   if (have_frames) {
     try {
       const analysis::FrameSeries series = analysis::load_frames(dir.string());
       frames = series.swap_ns.empty() ? (series.frame_ms.empty() ? 0 : series.frame_ms.size() + 1) : series.swap_ns.size();
-      result.summary = analysis::summarize_frames(series);
+      result.summary = analysis::summarize_session_frames(series, launch);
       write_json(dir / "summary.json", result.summary);
-      if (series.frame_ms.size() >= 1) report::write_frametime_png(series, (dir / "frametime.png").string());
+      const analysis::FrameSeries shown = analysis::figure_frames(series, launch);
+      if (shown.frame_ms.size() >= 1) report::write_frametime_png(shown, (dir / "frametime.png").string());
     } catch (const std::exception& e) {
-      result.exit_code = 1;
-      result.failure = std::string("cannot analyse the recorded frames: ") + e.what();
+      analysis_failure = std::string("cannot analyse the recorded frames: ") + e.what();
     }
   }
   if (!options.driver.empty()) {
@@ -413,6 +419,7 @@ RunResult run_session(const RunOptions& options) {
     if (remote_client) {
       const client::RemoteClientStats rs = remote_client->rfb_stats();
       run["rfb"] = rs.server;
+      run["window"] = {{"x", rs.window.x}, {"y", rs.window.y}, {"width", rs.window.width}, {"height", rs.window.height}};
       run["client"]["updates"] = rs.updates;
       run["client"]["marker_updates"] = rs.marker_updates;
       run["client"]["bytes"] = rs.bytes;
@@ -435,14 +442,7 @@ RunResult run_session(const RunOptions& options) {
       write_json(dir / "summary.json", result.summary);
       report::write_trace(dir.string());
     } catch (const std::exception& e) {
-      if (result.failure.empty()) {
-        result.exit_code = 1;
-        result.failure = std::string("cannot match inputs to frames: ") + e.what();
-      }
-    }
-    if (!client_stats.failure.empty() && result.failure.empty()) {
-      result.exit_code = 1;
-      result.failure = "input client failed: " + client_stats.failure;
+      if (analysis_failure.empty()) analysis_failure = std::string("cannot match inputs to frames: ") + e.what();
     }
   } else if (options.hook && frames > 0) {
     try {
@@ -460,27 +460,34 @@ RunResult run_session(const RunOptions& options) {
     }
   }
 
-  // Verdict: what the user has to know, in one line.
+  // Verdict: what the user has to know, in one line naming the first cause. Causes rank before
+  // their symptoms: a dead server makes the app exit and the client lose its connection; a
+  // client that failed to start leaves no client_inputs.csv to match; a session that ended before
+  // play has no inputs at all.
   const auto& st = app->status();
   const bool by_itself = app_end == "exited by itself";
+  const std::optional<std::string> no_play = analysis::play_never_started(launch, options.duration_s);
   if (g_interrupt.load()) {
-    result.exit_code = 1;
     result.failure = fmt::format("interrupted after {:.1f} s; results so far are in {}", measured_s, dir.string());
   } else if (!dead_server.empty()) {
-    result.exit_code = 1;
     result.failure = fmt::format("{} died {:.1f} s into the run; results so far are in {}", dead_server,
                                  measured_s, dir.string());
   } else if (by_itself && (frames == 0 || !st || !st->exited || st->code != 0)) {
-    result.exit_code = 1;
     result.failure = fmt::format("{} exited after {:.1f} s ({}){}; see {}", label, measured_s,
                                  st ? st->describe() : "unknown status",
                                  frames == 0 ? " before presenting a frame" : "",
                                  (dir / "app.log").string());
-  } else if (options.hook && frames == 0 && result.failure.empty()) {
-    result.exit_code = 1;
+  } else if (!client_stats.failure.empty()) {
+    result.failure = "input client failed: " + client_stats.failure;
+  } else if (no_play) {
+    result.failure = *no_play + "; see " + (dir / "launch.json").string();
+  } else if (options.hook && frames == 0) {
     result.failure = fmt::format("{} presented no frame in {:.1f} s (not an OpenGL app, or it rendered "
                                  "offscreen); see {}", label, measured_s, (dir / "app.log").string());
+  } else if (!analysis_failure.empty()) {
+    result.failure = analysis_failure;
   }
+  result.exit_code = result.failure.empty() ? 0 : 1;
   server_status.push_back(process_status_json(*app, app_end));
   run["processes"] = server_status;
   run["duration_measured_s"] = measured_s;

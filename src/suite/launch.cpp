@@ -5,8 +5,10 @@
 #include <X11/extensions/XTest.h>
 #include <X11/extensions/Xdamage.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -37,6 +39,26 @@ std::string replace_size(std::string text, Size size) {
 }
 
 void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
+
+// A start-up wait that ends early when Pictor stops the session or the game exits: the runner
+// gives the launcher a short grace period, and a launcher killed in a 12 s wait would leave the
+// game (its own process group) running and launch.json without its end.
+bool pause_s(double s, runner::Process& game) {
+  const std::int64_t until = monotonic_ns() + static_cast<std::int64_t>(s * 1e9);
+  while (monotonic_ns() < until) {
+    if (g_signal.load() || !game.running()) return false;
+    sleep_s(std::min(0.02, static_cast<double>(until - monotonic_ns()) * 1e-9));
+  }
+  return true;
+}
+
+// The profile's own waits after the first drawing: startup_wait and the wait: steps (each key or
+// click adds its 50 ms press).
+double startup_script_s(const Profile& p) {
+  double s = p.startup_wait_s;
+  for (const auto& step : p.startup) s += step.kind == StartupStep::Kind::wait ? step.seconds : 0.05;
+  return std::round(s * 1000.0) / 1000.0;  // ms: no binary noise in launch.json
+}
 
 // The title of a window: _NET_WM_NAME (UTF-8) when set, else WM_NAME.
 std::string window_title(Display* d, ::Window w) {
@@ -263,6 +285,11 @@ int launch(const LaunchOptions& o) {
                         {"first_drawn_ns", nullptr},
                         {"play_start_ns", nullptr},
                         {"startup_steps", p.startup.size()},
+                        {"startup_steps_done", 0},
+                        {"startup_script_s", startup_script_s(p)},
+                        {"startup_timeout_s", p.startup_timeout_s},
+                        {"load_time_s", p.load_time_s},
+                        {"startup_end", nullptr},
                         {"notes", nlohmann::json::array()}};
   write_launch_json(o.launch_json, record);
 
@@ -294,24 +321,32 @@ int launch(const LaunchOptions& o) {
     } else if (!g_signal.load() && game.running()) {
       record["notes"].push_back("the window was not drawn within startup_timeout; start-up steps sent anyway");
     }
-    sleep_s(p.startup_wait_s);
+    pause_s(p.startup_wait_s, game);
     try {
+      int done = 0;
       for (const auto& step : p.startup) {
         if (g_signal.load() || !game.running()) break;
         if (step.kind == StartupStep::Kind::key) tap_key(d, step.key);
         else if (step.kind == StartupStep::Kind::click) click_at(d, window, step);
-        else sleep_s(step.seconds);
+        else if (!pause_s(step.seconds, game)) break;
+        record["startup_steps_done"] = ++done;
       }
-      if (!g_signal.load() && game.running()) record["play_start_ns"] = monotonic_ns();
+      if (!g_signal.load() && game.running()) {
+        record["play_start_ns"] = monotonic_ns();
+        record["startup_end"] = "play";
+      }
     } catch (const RunError& e) {
       record["notes"].push_back(std::string("start-up inputs failed: ") + e.what());
+      record["startup_end"] = "gave up";
     }
   } else if (!g_signal.load() && game.running()) {
+    record["startup_end"] = "gave up";
     record["notes"].push_back(d ? "no window with '" + p.window + "' in its title within " +
                                       std::to_string(p.startup_timeout_s) + " s"
                                 : std::string("cannot open the X display to find the game's window"));
     std::fprintf(stderr, "pictor-launch: %s\n", record["notes"].back().get<std::string>().c_str());
   }
+  if (record["startup_end"].is_null()) record["startup_end"] = g_signal.load() ? "session ended" : "game exited";
   // From here on the client may drive the game (also when start-up failed: it then measures
   // whatever the game shows, as it would without a launcher).
   hold_client_inputs(d, false);

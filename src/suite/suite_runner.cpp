@@ -7,8 +7,6 @@
 #include <fmt/format.h>
 #include <fstream>
 
-#include "analysis/load.h"
-#include "analysis/summary.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -102,38 +100,14 @@ runner::RunOptions session_options(const Benchmark& b, bool quick, const std::st
   return o;
 }
 
-nlohmann::json benchmark_figures(const std::string& session_dir, const nlohmann::json& summary) {
-  nlohmann::json frames = summary;
-  std::string from = "session";
+nlohmann::json benchmark_figures(const nlohmann::json& summary) {
+  // The session's summary already describes play for a profile (analysis::summarize_session_frames,
+  // the one place that cuts at launch.json's play_start_ns); the suite copies it.
+  const nlohmann::json& frames = summary;
   std::vector<std::string> notes;
-  // A profile's game spends its first seconds loading: measure play only.
-  const fs::path launch = fs::path(session_dir) / "launch.json";
-  if (fs::exists(launch)) {
-    try {
-      std::ifstream in(launch);
-      const auto l = nlohmann::json::parse(in);
-      if (l.contains("play_start_ns") && l["play_start_ns"].is_number_integer()) {
-        const std::int64_t start = l["play_start_ns"].get<std::int64_t>();
-        analysis::FrameSeries s = analysis::load_frames(session_dir);
-        std::size_t k = 0;
-        while (k < s.swap_ns.size() && s.swap_ns[k] < start) ++k;
-        if (!s.swap_ns.empty()) {
-          // frame_ms[i] is the interval from swap i to swap i + 1: keep those starting in play.
-          s.swap_ns.erase(s.swap_ns.begin(), s.swap_ns.begin() + static_cast<std::ptrdiff_t>(k));
-          const std::size_t drop = std::min(k, s.frame_ms.size());
-          s.frame_ms.erase(s.frame_ms.begin(), s.frame_ms.begin() + static_cast<std::ptrdiff_t>(drop));
-          if (!s.gpu_ms.empty()) s.gpu_ms.erase(s.gpu_ms.begin(), s.gpu_ms.begin() + static_cast<std::ptrdiff_t>(drop));
-          frames = analysis::summarize_frames(s);
-          from = "play";
-        }
-      } else {
-        notes.push_back("the game's window or start-up did not complete (launch.json has no play_start_ns): "
-                        "figures include start-up");
-      }
-    } catch (const std::exception& e) {
-      notes.push_back(std::string("cannot read launch.json or frames.csv: ") + e.what());
-    }
-  }
+  const std::string from = summary.is_object() && summary.value("figures_from", "") == "play" ? "play" : "session";
+  if (summary.is_object() && summary.contains("play_note") && summary["play_note"].is_string())
+    notes.push_back(summary["play_note"].get<std::string>());
   nlohmann::json f{{"figures_from", from},
                    {"frames", number_or_null(at_path(frames, {"frames"}))},
                    {"fps", number_or_null(at_path(frames, {"fps_avg"}))},
@@ -202,7 +176,7 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
       const std::int64_t t0 = monotonic_ns();
       const runner::RunResult r = runner::run_session(o);
       entry["wall_s"] = static_cast<double>(monotonic_ns() - t0) * 1e-9;
-      entry.update(benchmark_figures(r.dir, r.summary));
+      entry.update(benchmark_figures(r.summary));
       if (r.exit_code != 0) {
         entry["status"] = "failed";
         entry["reason"] = r.failure;

@@ -33,9 +33,9 @@ std::string find_launch_binary();
 // returns its content. Throws UsageError before anything runs for bad input (unwritable --out).
 nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& options);
 
-// The per-benchmark figures of suite.json from a session directory: frame figures from
-// summary.json (or, for a profile, from the frames after play start), RTT where inputs were tracked.
-nlohmann::json benchmark_figures(const std::string& session_dir, const nlohmann::json& summary);
+// The per-benchmark figures of suite.json from a session's summary.json: its frame figures (a
+// profile session's describe play, see analysis/play_window.h), RTT where inputs were tracked.
+nlohmann::json benchmark_figures(const nlohmann::json& summary);
 
 // The terminal table of a suite.json.
 std::string format_suite_table(const nlohmann::json& suite);

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "client/client_core.h"
+#include "core/error.h"
 
 namespace pictor::client {
 namespace {
@@ -25,6 +26,12 @@ struct RecordingTransport : ClientTransport {
   std::optional<tag::ImageView> window_image() override {
     ++images;
     return tag::ImageView{};
+  }
+  std::string problem;  // what window_problem() answers
+  int problem_checks = 0;
+  std::string window_problem() override {
+    ++problem_checks;
+    return problem;
   }
 };
 
@@ -132,6 +139,42 @@ TEST_F(ClientCoreTest, LauncherHoldDelaysDrivingAndIsNotedOnce) {
   EXPECT_EQ(transport_.tracked.size(), 1u);
   ASSERT_EQ(core->stats().notes.size(), 1u);
   EXPECT_EQ(core->stats().notes[0], "inputs held for 1.0 s while pictor-launch started the game");
+}
+
+TEST_F(ClientCoreTest, AWindowOffScreenIsAnErrorUnlessALauncherHoldsTheInputs) {
+  auto core = make(std::make_unique<ListDriver>());
+  transport_.problem = "the app window is off screen";
+  // No launcher: the client cannot read the marker, and says so at once.
+  try {
+    core->check_window(false);
+    FAIL() << "no error for a window off screen";
+  } catch (const RunError& e) {
+    EXPECT_STREQ(e.what(), "the app window is off screen");
+  }
+  // A launcher holds: it may still move the window, so the check waits for it to let go.
+  core->check_window(true);
+  core->start_waiting(5.0, 0);
+  core->turn(100'000'000, true, false, "none");
+  core->turn(200'000'000, true, false, "none");
+  transport_.problem_checks = 0;
+  transport_.problem.clear();  // the launcher moved it on screen
+  core->turn(300'000'000, false, false, "none");
+  EXPECT_EQ(transport_.problem_checks, 1);
+  core->turn(400'000'000, false, false, "none");
+  EXPECT_EQ(transport_.problem_checks, 1) << "checked once, when the launcher let go";
+
+  // The launcher let go with the window still off screen: the first cause, named.
+  auto other = make(std::make_unique<ListDriver>());
+  transport_.problem = "the app window is off screen";
+  other->check_window(true);
+  other->start_waiting(5.0, 0);
+  other->turn(100'000'000, true, false, "none");
+  try {
+    other->turn(200'000'000, false, false, "none");
+    FAIL() << "no error when the launcher let go with the window off screen";
+  } catch (const RunError& e) {
+    EXPECT_STREQ(e.what(), "the app window is off screen when pictor-launch let go of the inputs");
+  }
 }
 
 TEST_F(ClientCoreTest, NoFirstFrameStartsInputsAtTheDeadlineWithANote) {

@@ -15,6 +15,7 @@
 #include "analysis/rtt.h"
 #include "client/remote_client.h"
 #include "client/x_connection.h"
+#include "core/error.h"
 #include "drivers/driver.h"
 #include "remote_test_servers.h"
 #include "test_display.h"
@@ -212,6 +213,121 @@ TEST(RemoteClientSystem, X11vncOnXvfbWithTheHookedApp) {
     EXPECT_EQ(r.rfb.server["continuous_updates"]["enabled"], false);
     check_and_report(r, dir, "x11vnc q" + std::to_string(q), 10);
   }
+}
+
+// The test plays pictor-launch: it owns _PICTOR_LAUNCH_STARTING and moves the app's window.
+class LauncherStandIn {
+ public:
+  explicit LauncherStandIn(const std::string& display) : x_(XConnection::open(display)) {
+    Display* d = x_->display();
+    owner_ = XCreateWindow(d, DefaultRootWindow(d), 0, 0, 1, 1, 0, 0, InputOnly, CopyFromParent, 0, nullptr);
+    XSetSelectionOwner(d, XInternAtom(d, "_PICTOR_LAUNCH_STARTING", False), owner_, CurrentTime);
+    XSync(d, False);
+  }
+  void move(Window w, int x, int y) {
+    XMoveWindow(x_->display(), w, x, y);
+    XSync(x_->display(), False);
+  }
+  void let_go() {
+    XSetSelectionOwner(x_->display(), XInternAtom(x_->display(), "_PICTOR_LAUNCH_STARTING", False), None, CurrentTime);
+    XSync(x_->display(), False);
+  }
+
+ private:
+  std::unique_ptr<XConnection> x_;
+  Window owner_ = 0;
+};
+
+struct OffScreenApp {
+  test::ChildProcess app;
+  WindowInfo window;
+  OffScreenApp(const std::string& display, const Dir& dir)
+      : app({PICTOR_APP_BIN, "latency", "--size", "320x240"},
+            {"DISPLAY=" + display, std::string("LD_PRELOAD=") + PICTOR_HOOK_PATH, "PICTOR_OUT=" + dir.path.string(),
+             "PICTOR_MARKER=1"},
+            (dir.path / "app.log").string()) {
+    auto x = XConnection::open(display);
+    window = wait_for_app_window(*x, 30, [this] { return app.running(); });
+  }
+  RemoteClientOptions client_options(const std::string& display, int port, const Dir& dir) {
+    RemoteClientOptions o;
+    o.port = port;
+    o.out_dir = dir.path.string();
+    o.keycode_display = display;
+    o.first_frame_timeout_s = 20;
+    o.app_running = [this] { return app.running(); };
+    return o;
+  }
+};
+
+// A window that starts off the framebuffer while a launcher holds the inputs is accepted; the
+// client follows it when the launcher moves it on screen and tracks inputs once it lets go.
+TEST(RemoteClientSystem, FollowsAWindowTheLauncherMovesIntoTheFramebuffer) {
+  test::TestXvnc server("640x360", {"-FrameRate", "120"});
+  Dir dir("launcher-move");
+  LauncherStandIn launcher(server.display());
+  OffScreenApp app(server.display(), dir);
+  launcher.move(app.window.id, 500, 300);  // 320x240 at 500,300: mostly outside 640x360
+  RemoteClientOptions o = app.client_options(server.display(), server.port(), dir);
+  o.window = tag::WindowRect{500, 300, 320, 240};
+  o.window_id = app.window.id;
+  auto client = RemoteClient::start(o, drivers::make_driver("scripted:rate=10,keys=space"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  launcher.move(app.window.id, 0, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  launcher.let_go();
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  client->finish_inputs();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const ClientStats stats = client->stop();
+  const RemoteClientStats rfb = client->rfb_stats();
+  EXPECT_TRUE(stats.failure.empty()) << stats.failure;
+  EXPECT_EQ(rfb.window.x, 0);
+  EXPECT_EQ(rfb.window.y, 0);
+  EXPECT_GT(stats.inputs_sent, 10u);
+  EXPECT_GT(stats.markers_read, 10u);
+  std::string notes;
+  for (const auto& n : stats.notes) notes += "[" + n + "] ";
+  EXPECT_NE(notes.find("the app window moved 1 time(s), last to 320x240 at 0,0"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("inputs held for"), std::string::npos) << notes;
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(app.app.stop(5.0), 0);
+  const auto summary = analysis::match_inputs(dir.path.string());
+  EXPECT_GE(summary["inputs"]["matched"].get<std::uint64_t>(), stats.inputs_sent * 9 / 10) << summary["inputs"].dump();
+}
+
+// Without a launcher a window outside the framebuffer is refused at once; a launcher that lets go
+// while it is still outside ends the client with that cause.
+TEST(RemoteClientSystem, AWindowOutsideTheFramebufferIsNamedAsTheCause) {
+  test::TestXvnc server("640x360", {"-FrameRate", "120"});
+  Dir dir("outside");
+  OffScreenApp app(server.display(), dir);
+  {
+    auto x = XConnection::open(server.display());
+    XMoveWindow(x->display(), app.window.id, 500, 300);
+    XSync(x->display(), False);
+  }
+  RemoteClientOptions o = app.client_options(server.display(), server.port(), dir);
+  o.window = tag::WindowRect{500, 300, 320, 240};
+  o.window_id = app.window.id;
+  try {
+    auto client = RemoteClient::start(o, drivers::make_driver("scripted:rate=10,keys=space"));
+    FAIL() << "a window outside the framebuffer was accepted without a launcher";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("the app window 320x240 at 500,300 is not inside the 640x360 framebuffer"),
+              std::string::npos)
+        << e.what();
+  }
+  LauncherStandIn launcher(server.display());
+  auto client = RemoteClient::start(o, drivers::make_driver("scripted:rate=10,keys=space"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  launcher.let_go();
+  for (int i = 0; i < 100 && client->running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(client->running());
+  const ClientStats stats = client->stop();
+  EXPECT_NE(stats.failure.find("is not inside the 640x360 framebuffer"), std::string::npos) << stats.failure;
+  EXPECT_NE(stats.failure.find("when pictor-launch let go of the inputs"), std::string::npos) << stats.failure;
+  EXPECT_EQ(stats.inputs_sent, 0u);
 }
 
 }  // namespace

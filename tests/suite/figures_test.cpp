@@ -1,44 +1,15 @@
-// Per-benchmark figures of suite.json from a session directory: unknown stays null, a profile's
-// start-up frames are left out, and the table shows what is there.
+// Per-benchmark figures of suite.json from a session's summary: unknown stays null, a profile's
+// play figures are copied with where they come from, and the table shows what is there.
 #include <gtest/gtest.h>
-
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
 
 #include "suite/suite_runner.h"
 
 using namespace pictor;
 using namespace pictor::suite;
-namespace fs = std::filesystem;
-
-namespace {
-
-fs::path fresh(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("pictor-figures-" + std::to_string(getpid()) + "-" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
-
-// frames.csv with swaps every `ms` milliseconds from t0, then every `ms2` after `switch_at`.
-void write_frames(const fs::path& dir, int n, double ms, int switch_at, double ms2) {
-  std::ofstream f(dir / "frames.csv");
-  f << "# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n";
-  long long t = 1'000'000'000;
-  for (int i = 0; i < n; ++i) {
-    const double step = i <= switch_at ? ms : ms2;
-    if (i > 0) t += static_cast<long long>(step * 1e6);
-    f << i << ",1," << t << "," << (i ? std::to_string(step) : "") << ",,,,,\n";
-  }
-}
-
-}  // namespace
 
 TEST(Figures, UnknownValuesAreNullWithANote) {
-  const fs::path dir = fresh("null");
   const nlohmann::json summary = {{"frames", 2}, {"fps_avg", nullptr}, {"frame_ms", {{"p50", 10.0}, {"p99", nullptr}}}};
-  const auto f = benchmark_figures(dir.string(), summary);
+  const auto f = benchmark_figures(summary);
   EXPECT_EQ(f["frames"], 2);
   EXPECT_TRUE(f["fps"].is_null());
   EXPECT_EQ(f["frame_ms_p50"], 10.0);
@@ -47,39 +18,35 @@ TEST(Figures, UnknownValuesAreNullWithANote) {
   EXPECT_EQ(f["figures_from"], "session");
   ASSERT_TRUE(f.contains("notes"));
   EXPECT_EQ(f["notes"][0], "no inputs tracked: RTT unknown");
-  fs::remove_all(dir);
 }
 
 TEST(Figures, RttComesFromTheSummary) {
-  const fs::path dir = fresh("rtt");
   const nlohmann::json summary = {{"fps_avg", 60.0}, {"rtt_ms", {{"n", 12}, {"mean", 33.5}, {"p99", 70.0}}}};
-  const auto f = benchmark_figures(dir.string(), summary);
+  const auto f = benchmark_figures(summary);
   EXPECT_EQ(f["fps"], 60.0);
   EXPECT_EQ(f["rtt_ms_mean"], 33.5);
   EXPECT_EQ(f["rtt_ms_p99"], 70.0);
   EXPECT_EQ(f["rtt_inputs"], 12);
   EXPECT_FALSE(f.contains("notes"));
-  fs::remove_all(dir);
 }
 
-TEST(Figures, ProfileSessionsAreMeasuredFromPlayStart) {
-  const fs::path dir = fresh("play");
-  // 20 slow loading frames (100 ms), then 101 frames at 10 ms: play starts at the 20th swap.
-  write_frames(dir, 121, 100.0, 20, 10.0);
-  const long long play_start = 1'000'000'000LL + 20LL * 100'000'000LL;
-  std::ofstream(dir / "launch.json") << nlohmann::json{{"play_start_ns", play_start}}.dump();
-  const auto f = benchmark_figures(dir.string(), {{"fps_avg", 12.3}});
+TEST(Figures, ProfileSessionsCopyThePlayFiguresOfTheSummary) {
+  // A profile session's summary.json describes play (analysis::summarize_session_frames): the
+  // suite copies it, it does not cut again.
+  const nlohmann::json play = {{"figures_from", "play"}, {"frames", 101}, {"fps_avg", 100.0},
+                               {"frame_ms", {{"p50", 10.0}, {"p99", 10.0}}},
+                               {"whole_session", {{"frames", 121}, {"fps_avg", 12.3}}}};
+  const auto f = benchmark_figures(play);
   EXPECT_EQ(f["figures_from"], "play");
   EXPECT_EQ(f["frames"], 101);
-  EXPECT_NEAR(f["fps"].get<double>(), 100.0, 0.01);
-  EXPECT_NEAR(f["frame_ms_p99"].get<double>(), 10.0, 0.01);
-  // No play start (window never found): the whole session, with a note saying so.
-  std::ofstream(dir / "launch.json") << nlohmann::json{{"play_start_ns", nullptr}}.dump();
-  const auto g = benchmark_figures(dir.string(), {{"fps_avg", 12.3}});
+  EXPECT_EQ(f["fps"], 100.0);
+  // No play start (window never found): the whole session, with the summary's note.
+  const nlohmann::json whole = {{"figures_from", "session"}, {"fps_avg", 12.3}, {"play_start_ns", nullptr},
+                                {"play_note", "launch.json has no play_start_ns: the figures cover the whole session"}};
+  const auto g = benchmark_figures(whole);
   EXPECT_EQ(g["figures_from"], "session");
   EXPECT_EQ(g["fps"], 12.3);
   EXPECT_NE(g["notes"][0].get<std::string>().find("no play_start_ns"), std::string::npos);
-  fs::remove_all(dir);
 }
 
 TEST(Figures, TableShowsStatusFiguresAndReasons) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <signal.h>
 #include <unistd.h>
 
 #include "runner/process.h"
@@ -192,6 +193,119 @@ TEST(PictorRunProfile, InputsWaitUntilTheLauncherStartedPlay) {
   EXPECT_GE(summary["inputs"]["matched"].get<int>(), rows * 9 / 10) << summary["inputs"].dump();
   const auto notes = read_json(out / "run.json")["client"]["notes"].dump();
   EXPECT_NE(notes.find("inputs held for"), std::string::npos) << notes;
+}
+
+std::string last_line(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  const auto at = t.rfind('\n');
+  return at == std::string::npos ? t : t.substr(at + 1);
+}
+
+// The game's pid, from pictor-launch's "started PROGRAM (pid N)" line in app.log.
+int game_pid(const fs::path& session) {
+  const std::string log = slurp(session / "app.log");
+  const auto at = log.find("(pid ");
+  return at == std::string::npos ? -1 : std::atoi(log.c_str() + at + 5);
+}
+
+// A session shorter than the profile's start-up never reaches play: it fails (exit 1) with one
+// line saying so and what the start-up takes, run.json says the same, and the launcher still
+// stops the game within the grace period although it was in the middle of a long start-up wait.
+TEST(PictorRunProfile, ASessionEndingBeforePlayFailsAndSaysWhatTheStartUpTakes) {
+  const fs::path profiles = fresh("noplay-profiles");
+  std::ofstream(profiles / "slowmenu.profile")
+      << "name = slowmenu\n"
+      << "command = " << PICTOR_APP_BIN_PATH << " latency --size {width}x{height}\n"
+      << "window = pictor: latency\n"
+      << "startup_timeout = 30s\n"
+      << "startup_wait = 20s\n"
+      << "startup = key:Return wait:5s\n"
+      << "inputs = space\n"
+      << "load_time = 30s\n";
+  const fs::path out = fresh("noplay");
+  const Result r = run({PICTOR_BIN, "run", "profile:" + (profiles / "slowmenu.profile").string(), "--driver",
+                        "scripted:rate=8,keys=space,seed=3", "--size", "320x240", "-d", "4s", "-o", out.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string line = last_line(r.err);
+  EXPECT_EQ(line.rfind("pictor: play never started within the 4 s duration (the profile's start-up needs about 2", 0), 0u)
+      << line;
+  EXPECT_NE(line.find(", then 25.05 s of startup_wait and start-up steps; load_time 30 s); see "), std::string::npos)
+      << line;
+  const auto run_json = read_json(out / "run.json");
+  EXPECT_EQ(run_json["status"], "failed");
+  EXPECT_EQ("pictor: " + run_json["failure"].get<std::string>(), line);
+  const auto launch = read_json(out / "launch.json");
+  EXPECT_EQ(launch["startup_end"], "session ended") << launch.dump(2);
+  EXPECT_TRUE(launch["play_start_ns"].is_null());
+  // The figures are the whole session's, and say so.
+  const auto summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary["figures_from"], "session");
+  EXPECT_NE(summary["play_note"].get<std::string>().find("the session ended before play started"), std::string::npos);
+  // Stopped within the runner's grace, not after the 20 s wait; the game is gone.
+  EXPECT_LT(r.seconds, 15.0);
+  const int pid = game_pid(out);
+  ASSERT_GT(pid, 0) << slurp(out / "app.log");
+  EXPECT_NE(::kill(pid, 0), 0) << "the game is still running";
+}
+
+// Over a VNC adapter the game's window may start off the framebuffer (Extreme Tux Racer puts its
+// 800x600 window at 240,340 on a 1280x720 screen): pictor-launch moves it on screen while it
+// holds the inputs, and the RFB client follows it there instead of refusing it at once.
+TEST(PictorRunProfile, OverXvncAWindowTheLauncherMovesOnScreenIsTracked) {
+  if (!runner::find_executable("glxgears") || !runner::find_executable("Xvnc"))
+    GTEST_SKIP() << "needs glxgears (mesa-utils) and Xvnc (tigervnc-standalone-server)";
+  const fs::path profiles = fresh("offscreen-profiles");
+  std::ofstream(profiles / "offscreen.profile")
+      << "name = offscreen\n"
+      << "command = glxgears -geometry 400x300+1000+600\n"
+      << "window = glxgears\n"
+      << "startup_timeout = 30s\n"
+      << "startup_wait = 1s\n"
+      << "inputs = Left|Right\n";
+  const fs::path out = fresh("offscreen");
+  const Result r = run({PICTOR_BIN, "run", "profile:" + (profiles / "offscreen.profile").string(), "--adapter",
+                        "xvnc", "--driver", "scripted:rate=5,keys=Left|Right,seed=2", "-d", "8s", "-o",
+                        out.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto launch = read_json(out / "launch.json");
+  EXPECT_NE(launch["notes"].dump().find("moved the window from 1000,600 to 0,0"), std::string::npos) << launch.dump(2);
+  EXPECT_TRUE(launch["play_start_ns"].is_number_integer());
+  const auto run_json = read_json(out / "run.json");
+  EXPECT_EQ(run_json["status"], "ok");
+  EXPECT_EQ(run_json["window"]["x"], 0) << run_json["window"].dump();
+  EXPECT_EQ(run_json["window"]["y"], 0);
+  EXPECT_TRUE(run_json["client"]["failure"].is_null()) << run_json["client"].dump(2);
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["figures_from"], "play");
+  const int sent = run_json["client"]["inputs_sent"].get<int>();
+  EXPECT_GE(sent, 10);
+  // glxgears selects key presses only: the releases are never read, every press is tracked.
+  const int presses = sent / 2;
+  EXPECT_GE(summary["inputs"]["matched"].get<int>(), presses * 9 / 10) << summary["inputs"].dump();
+  EXPECT_GE(summary["inputs"]["not_read"].get<int>(), sent - presses - 1) << summary["inputs"].dump();
+}
+
+// The last line of a failure names its first cause: a client that could not start (the window
+// hangs off the screen and no launcher moves it) leaves no client_inputs.csv, and that missing
+// file must not be what the user is told.
+TEST(PictorRun, AClientThatCannotStartIsTheNamedCauseNotTheFilesItLeftOut) {
+  if (!runner::find_executable("glxgears") || !runner::find_executable("Xvnc"))
+    GTEST_SKIP() << "needs glxgears (mesa-utils) and Xvnc (tigervnc-standalone-server)";
+  for (const std::string adapter : {"local", "xvnc"}) {
+    SCOPED_TRACE(adapter);
+    const fs::path out = fresh("firstcause-" + adapter);
+    const Result r = run({PICTOR_BIN, "run", "--adapter", adapter, "--driver", "scripted:rate=5,keys=Left", "-d", "3s",
+                          "-o", out.string(), "--", "glxgears", "-geometry", "400x300+1000+600"});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const std::string line = last_line(r.err);
+    EXPECT_EQ(line.rfind("pictor: input client failed: ", 0), 0u) << line;
+    EXPECT_NE(line.find(adapter == "local" ? "(400x300 at 1000,600) does not show its" : "400x300 at 1000,600 is not inside"),
+              std::string::npos)
+        << line;
+    EXPECT_EQ(line.find("client_inputs.csv"), std::string::npos) << line;
+    EXPECT_EQ("pictor: " + read_json(out / "run.json")["failure"].get<std::string>(), line);
+  }
 }
 
 TEST(PictorSuite, UnknownSuiteIsAUsageError) {
