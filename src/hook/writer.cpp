@@ -130,6 +130,8 @@ class Writer {
     frames_buf_ += head;
     append_ms(frames_buf_, ctx.prev_swap_ns >= 0 ? f.swap_ns - ctx.prev_swap_ns : -1);
     frames_buf_ += ',';
+    // outside_swap_ms: from the previous swap's return to this swap call, the frame's time outside
+    // the swap (PresentMon's MsCPUBusy; the column was called cpu_ms before, which readers accept).
     append_ms(frames_buf_, ctx.prev_return_ns >= 0 ? f.swap_ns - ctx.prev_return_ns : -1);
     frames_buf_ += ',';
     append_ms(frames_buf_, f.return_ns - f.swap_ns);
@@ -185,7 +187,7 @@ class Writer {
     if (frames_fd_ >= 0) return true;
     if (open_failed_) return false;
     const Config& cfg = config();
-    frames_fd_ = open_excl("frames", "# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n");
+    frames_fd_ = open_excl("frames", "# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,outside_swap_ms,swap_call_ms,gpu_ms,fc_ms,tag\n");
     gpu_fd_ = open_excl("gpu", "# pictor gpu schema 1\nframe,ctx,gpu_ms\n");
     if (frames_fd_ < 0) {
       open_failed_ = true;
