@@ -18,7 +18,7 @@ namespace pictor::proxyhook {
 
 inline constexpr const char* kProxyEventsHeader =
     "# pictor proxy_events schema 1\n"
-    "kind,start_ns,end_ns,fd,bytes,input,detail,down,x,y,width,height,quality\n";
+    "kind,start_ns,end_ns,fd,bytes,input,detail,down,x,y,width,height,quality,call\n";
 
 // One proxy_events.csv row for `r` (with its newline) into buf; returns its length, or 0 for
 // records that go to proxy.json only (parse_stop). Pure: unit-tested.
