@@ -25,7 +25,9 @@ struct Point {
   bool clamp;
 };
 
-double* slot(MatchedInput& m, Column c) {
+// The field of m that holds column c (const or not).
+template <typename Input>
+auto* slot(Input& m, Column c) {
   switch (c) {
     case Column::CS: return &m.cs_ms;
     case Column::SP: return &m.sp_ms;
@@ -82,7 +84,7 @@ const std::array<ColumnInfo, kColumns>& partition_columns() {
   return columns;
 }
 
-double column_value(const MatchedInput& m, Column c) { return *slot(const_cast<MatchedInput&>(m), c); }
+double column_value(const MatchedInput& m, Column c) { return *slot(m, c); }
 
 PartitionCounts partition_rtt(std::span<MatchedInput> inputs) {
   PartitionCounts counts;
