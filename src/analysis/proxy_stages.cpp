@@ -1,6 +1,7 @@
 // The remote attribution rules of docs/proxy-hooks.md: the proxy's reads of the client's inputs
-// are aligned with the inputs sent, x11vnc's deliveries with those reads, and the proxy's JPEG
-// compressions and socket writes are tied to the client update that carried the response frame.
+// are aligned with the inputs sent, x11vnc's deliveries with those reads, and the proxy's socket
+// writes (by stream position), corks and encoder calls are tied to the client update that carried
+// the frame the client saw.
 #include "analysis/proxy_stages.h"
 
 #include <fmt/format.h>
@@ -15,10 +16,6 @@
 namespace pictor::analysis {
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-double ms_between(std::int64_t from_ns, std::int64_t to_ns) { return static_cast<double>(to_ns - from_ns) / 1e6; }
 
 // The client stamps sent_ns around its socket write; on loopback the proxy's read can return a
 // little before that stamp. A proxy read earlier than this before the send is someone else's input.
@@ -43,7 +40,7 @@ bool same_input(const ProxyInput& p, const ProxyDelivery& d) {
 int client_fd(const ProxyEvents& p, std::vector<std::string>& notes) {
   std::map<int, std::size_t> per_fd;
   for (const ProxyInput& in : p.inputs) ++per_fd[in.fd];
-  int fd = p.connections.empty() ? -1 : p.connections.back();
+  int fd = p.connections.empty() ? -1 : p.connections.back().fd;
   std::size_t best = 0;
   for (const auto& [f, n] : per_fd)
     if (n > best) {
@@ -52,7 +49,7 @@ int client_fd(const ProxyEvents& p, std::vector<std::string>& notes) {
     }
   if (p.connections.size() > 1) {
     notes.push_back(fmt::format("the proxy had {} client connections; stages use fd {} (the one that sent inputs); "
-                                "JPEG records carry no fd, so another client's compressions may be counted in CP",
+                                "encoder records carry no fd, so another client's encoding may be counted in CP",
                                 p.connections.size(), fd));
   }
   return fd;
@@ -95,6 +92,36 @@ const AppFrame* frame_numbered(const std::vector<AppFrame>& frames, std::optiona
   return it != frames.end() && it->frame == *number ? &*it : nullptr;
 }
 
+// What the proxy wrote to the client's connection, in stream order: its writes with the stream
+// position of each one's first byte, and its cork calls.
+struct Stream {
+  std::vector<ProxyWrite> writes;
+  std::vector<std::int64_t> offset;  // offset[i]: bytes written before writes[i]
+  std::vector<ProxyCork> corks;
+};
+
+Stream client_stream(const RttTimeline& t, int fd) {
+  // The connection's writes start at its accept; an fd number reused by an earlier connection
+  // is told apart by the connect time (the last accept of fd before the first update).
+  std::int64_t since = std::numeric_limits<std::int64_t>::min();
+  const std::int64_t first_update = t.updates.empty() ? std::numeric_limits<std::int64_t>::max() : t.updates.front().start_ns;
+  for (const ProxyConnection& c : t.proxy.connections)
+    if (c.fd == fd && (c.ns <= first_update || since == std::numeric_limits<std::int64_t>::min())) since = c.ns;
+  Stream s;
+  for (const ProxyWrite& w : t.proxy.writes)
+    if (w.fd == fd && w.start_ns >= since) s.writes.push_back(w);
+  std::sort(s.writes.begin(), s.writes.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
+  std::int64_t at = 0;
+  for (const ProxyWrite& w : s.writes) {
+    s.offset.push_back(at);
+    at += w.bytes;
+  }
+  for (const ProxyCork& c : t.proxy.corks)
+    if (c.fd == fd && c.ns >= since) s.corks.push_back(c);
+  std::sort(s.corks.begin(), s.corks.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
+  return s;
+}
+
 // Index of the last write that started at or before t, or -1.
 long last_write_before(const std::vector<ProxyWrite>& writes, std::int64_t t) {
   const auto it = std::upper_bound(writes.begin(), writes.end(), t,
@@ -102,49 +129,101 @@ long last_write_before(const std::vector<ProxyWrite>& writes, std::int64_t t) {
   return static_cast<long>(it - writes.begin()) - 1;
 }
 
+// Index of the write that holds stream byte `pos`, or -1.
+long write_holding(const Stream& s, std::int64_t pos) {
+  const auto it = std::upper_bound(s.offset.begin(), s.offset.end(), pos);
+  if (it == s.offset.begin()) return -1;
+  const auto i = static_cast<std::size_t>(it - s.offset.begin()) - 1;
+  return pos < s.offset[i] + s.writes[i].bytes ? static_cast<long>(i) : -1;
+}
+
 struct Counters {
-  std::size_t negative_cs = 0, no_delivery = 0, negative_ps = 0, no_update = 0, no_write = 0, no_jpeg = 0;
+  std::size_t negative_cs = 0, no_delivery = 0, negative_ps = 0;
+  std::size_t no_update = 0, no_write = 0, offset_mismatch = 0, no_encoder = 0, before_frame = 0;
+  std::size_t by_time = 0, corked = 0;
 };
 
-// CP and SS of one matched input: see the header of docs/proxy-hooks.md's "Compression and sending".
-void compression_and_send(const RttTimeline& t, const std::vector<ProxyWrite>& writes,
-                          const std::vector<ProxyCompression>& jpegs, MatchedInput& m, Counters& c) {
+// The first and last write of update `u` (indices into s.writes), found by the stream positions
+// of its bytes, or in files without them by time: from the first write after the previous update
+// was written to the last write that began before u ended at the client.
+std::optional<std::pair<std::size_t, std::size_t>> update_writes(const RttTimeline& t, const Stream& s,
+                                                                 std::vector<ClientUpdate>::const_iterator u,
+                                                                 Counters& c) {
+  if (u->offset && u->bytes > 0) {
+    const long first = write_holding(s, *u->offset), last = write_holding(s, *u->offset + u->bytes - 1);
+    // The proxy cannot have written the update after the client had it all.
+    if (first < 0 || last < 0 || s.writes[static_cast<std::size_t>(last)].start_ns > u->end_ns) {
+      ++c.offset_mismatch;
+      return std::nullopt;
+    }
+    return std::pair{static_cast<std::size_t>(first), static_cast<std::size_t>(last)};
+  }
+  ++c.by_time;
+  const long last = last_write_before(s.writes, u->end_ns);
+  const long prev = u != t.updates.begin() ? last_write_before(s.writes, std::prev(u)->end_ns) : -1;
+  if (last < 0 || prev + 1 > last) {
+    ++c.no_write;
+    return std::nullopt;
+  }
+  return std::pair{static_cast<std::size_t>(prev + 1), static_cast<std::size_t>(last)};
+}
+
+// The proxy's part of one matched input's path: when it began the update that carried the frame
+// the client saw (proxy_start) and when that update's first byte could leave it (proxy_sent).
+// Corked (Xvnc): from the cork that opened the update to the uncork that released it. Otherwise:
+// from the first encoder call of the update to the later of its last encoder call's end and its
+// first write (a proxy that writes while still encoding keeps encoding in CP).
+void update_bracket(const RttTimeline& t, const Stream& s, const std::vector<ProxyEncoderCall>& encoders,
+                    MatchedInput& m, Counters& c) {
   const auto& ups = t.updates;
-  const auto it = std::lower_bound(ups.begin(), ups.end(), *m.seen_ns,
-                                   [](const ClientUpdate& u, std::int64_t v) { return u.end_ns < v; });
-  if (it == ups.end() || it->end_ns != *m.seen_ns) {
+  const auto u = std::lower_bound(ups.begin(), ups.end(), *m.seen_ns,
+                                  [](const ClientUpdate& x, std::int64_t v) { return x.end_ns < v; });
+  if (u == ups.end() || u->end_ns != *m.seen_ns) {
     ++c.no_update;
     return;
   }
-  const long last = last_write_before(writes, it->end_ns);
-  if (last < 0) {
-    ++c.no_write;
-    return;
-  }
-  const ProxyWrite& last_write = writes[static_cast<std::size_t>(last)];
-  // Compressions of this update began after the frame it shows was swapped and after the previous
-  // update was written out, and ended before the update's last write began.
+  const auto range = update_writes(t, s, u, c);
+  if (!range) return;
+  const ProxyWrite& first = s.writes[range->first];
+  const ProxyWrite& last = s.writes[range->second];
+  // The update shows a frame: the proxy cannot have begun encoding it before that frame's swap.
   const AppFrame* shown = frame_numbered(t.frames, m.seen_frame);
-  std::int64_t lower = shown ? shown->swap_ns : m.response_swap_ns.value_or(std::numeric_limits<std::int64_t>::min());
-  if (it != ups.begin()) {
-    const long prev = last_write_before(writes, std::prev(it)->end_ns);
-    if (prev >= 0) lower = std::max(lower, writes[static_cast<std::size_t>(prev)].end_ns);
+  const std::int64_t frame_swap = shown ? shown->swap_ns : m.response_swap_ns.value_or(std::numeric_limits<std::int64_t>::min());
+
+  const auto cork = std::upper_bound(s.corks.begin(), s.corks.end(), first.start_ns,
+                                     [](std::int64_t v, const ProxyCork& k) { return v < k.ns; });
+  const bool corked = cork != s.corks.begin() && std::prev(cork)->on;
+  std::int64_t lo = frame_swap;
+  if (corked) {
+    lo = std::max(lo, std::prev(cork)->ns);
+  } else if (range->first > 0) {
+    lo = std::max(lo, s.writes[range->first - 1].end_ns);
   }
-  std::int64_t first_start = 0, last_end = 0;
-  std::size_t n = 0;
-  auto j = std::lower_bound(jpegs.begin(), jpegs.end(), lower,
-                            [](const ProxyCompression& p, std::int64_t v) { return p.start_ns < v; });
-  for (; j != jpegs.end() && j->start_ns < last_write.start_ns; ++j) {
-    if (j->end_ns > last_write.start_ns) continue;
-    if (n++ == 0) first_start = j->start_ns;
-    last_end = std::max(last_end, j->end_ns);
+  std::optional<std::int64_t> first_start, last_end;
+  for (auto e = std::lower_bound(encoders.begin(), encoders.end(), lo,
+                                 [](const ProxyEncoderCall& x, std::int64_t v) { return x.start_ns < v; });
+       e != encoders.end() && e->start_ns < last.start_ns; ++e) {
+    if (e->end_ns > last.start_ns) continue;
+    if (!first_start) first_start = e->start_ns;
+    last_end = std::max(last_end.value_or(e->end_ns), e->end_ns);
   }
-  if (n == 0) {
-    ++c.no_jpeg;
+  std::optional<std::int64_t> start, sent;
+  if (corked) {
+    ++c.corked;
+    start = std::prev(cork)->ns;
+    const auto off = std::find_if(cork, s.corks.end(), [](const ProxyCork& k) { return !k.on; });
+    sent = off != s.corks.end() ? off->ns : std::max(first.start_ns, last_end.value_or(first.start_ns));
+  } else {
+    start = first_start;
+    sent = std::max(first.start_ns, last_end.value_or(first.start_ns));
+    if (!first_start) ++c.no_encoder;
+  }
+  if (start && *start < frame_swap) {
+    ++c.before_frame;  // the writes found belong to an update of an older frame
     return;
   }
-  m.cp_ms = ms_between(first_start, last_end);
-  m.ss_ms = ms_between(last_end, it->end_ns);
+  m.path.proxy_start_ns = start;
+  m.path.proxy_sent_ns = sent;
 }
 
 }  // namespace
@@ -154,17 +233,11 @@ void attribute_remote_stages(const RttTimeline& t, std::span<MatchedInput> input
   if (!remote) return;
   notes.push_back("FC unknown: the app renders with llvmpipe into client memory, so there is no GPU-to-CPU "
                   "readback to time");
-
-  // AS for a remote adapter: the app's put-image into the X server happens inside its swap call.
-  for (MatchedInput& m : inputs) {
-    const AppFrame* f = frame_numbered(t.frames, m.response_frame);
-    m.as_ms = f ? f->swap_call_ms : kNaN;
-  }
-  notes.push_back("remote adapter: AS is the response frame's swap call (the put-image into the X server), not seen - "
-                  "swap as for local");
+  for (MatchedInput& m : inputs) m.path.remote = true;
 
   if (!t.have_proxy) {
-    notes.push_back("proxy_events.csv absent: CS, SP, CP and SS unknown; PS = read - sent covers CS + SP + PS");
+    notes.push_back("proxy_events.csv absent: CS, SP, wait_proxy, CP and SS unknown; their time is in "
+                    "unattributed_ms");
     return;
   }
 
@@ -177,21 +250,17 @@ void attribute_remote_stages(const RttTimeline& t, std::span<MatchedInput> input
   const auto& deliveries = t.proxy.deliveries;
   const bool delivers = !deliveries.empty();
   if (!delivers) {
-    notes.push_back("the proxy recorded no deliveries (Xvnc injects inside its own binary): SP unknown, PS = app read "
-                    "- proxy read, so PS includes SP");
+    notes.push_back("the proxy recorded no deliveries (Xvnc injects inside its own binary): SP is not on the path, "
+                    "and PS starts at the proxy's read, so PS includes SP");
   }
   std::size_t next_delivery = 0;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     MatchedInput& m = inputs[i];
-    m.ps_ms = kNaN;  // redefined below for remote sessions
+    m.path.delivers = delivers;
     if (read_of[i] < 0) continue;
     const ProxyInput& p = reads[static_cast<std::size_t>(read_of[i])];
-    const double cs = ms_between(m.input.sent_ns, p.read_ns);
-    if (cs >= 0) {
-      m.cs_ms = cs;
-    } else {
-      ++c.negative_cs;
-    }
+    m.path.proxy_read_ns = p.read_ns;
+    if (p.read_ns < m.input.sent_ns) ++c.negative_cs;
     std::int64_t handed_over = p.read_ns;
     if (delivers) {
       std::size_t d = next_delivery;
@@ -201,30 +270,20 @@ void attribute_remote_stages(const RttTimeline& t, std::span<MatchedInput> input
         continue;
       }
       next_delivery = d + 1;
-      m.sp_ms = ms_between(p.read_ns, deliveries[d].end_ns);
+      m.path.delivered_ns = deliveries[d].end_ns;
       handed_over = deliveries[d].end_ns;
     }
-    if (m.read_ns) {
-      const double ps = ms_between(handed_over, *m.read_ns);
-      if (ps >= 0) {
-        m.ps_ms = ps;
-      } else {
-        ++c.negative_ps;
-      }
-    }
+    if (m.read_ns && *m.read_ns < handed_over) ++c.negative_ps;
   }
 
   if (t.have_updates) {
-    std::vector<ProxyWrite> writes;
-    for (const ProxyWrite& w : t.proxy.writes)
-      if (w.fd == fd) writes.push_back(w);
-    std::sort(writes.begin(), writes.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
-    std::vector<ProxyCompression> jpegs = t.proxy.compressions;
-    std::sort(jpegs.begin(), jpegs.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
+    const Stream s = client_stream(t, fd);
+    std::vector<ProxyEncoderCall> encoders = t.proxy.encoder_calls;
+    std::sort(encoders.begin(), encoders.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
     for (MatchedInput& m : inputs)
-      if (m.seen_ns) compression_and_send(t, writes, jpegs, m, c);
+      if (m.seen_ns) update_bracket(t, s, encoders, m, c);
   } else {
-    notes.push_back("client_updates.csv absent: CP and SS unknown (no update to tie the compressions to)");
+    notes.push_back("client_updates.csv absent: wait_proxy, CP and SS unknown (no update to tie the proxy's work to)");
   }
 
   if (c.negative_cs)
@@ -237,15 +296,30 @@ void attribute_remote_stages(const RttTimeline& t, std::span<MatchedInput> input
     notes.push_back(fmt::format("{} input(s) were read by the app before the proxy handed them over: PS unknown for them",
                                 c.negative_ps));
   if (c.no_update)
-    notes.push_back(fmt::format("{} matched input(s) have no client update ending at their seen_ns: CP and SS unknown",
+    notes.push_back(fmt::format("{} matched input(s) have no client update ending at their seen_ns: wait_proxy, CP and "
+                                "SS unknown",
                                 c.no_update));
+  if (c.by_time)
+    notes.push_back(fmt::format("{} update(s) were tied to the proxy's writes by time (client_updates.csv without "
+                                "stream offsets, written by an older Pictor)",
+                                c.by_time));
   if (c.no_write)
-    notes.push_back(fmt::format("{} input(s) were answered by an update that follows no proxy write: CP and SS unknown",
+    notes.push_back(fmt::format("{} input(s) were answered by an update that follows no proxy write: wait_proxy, CP "
+                                "and SS unknown",
                                 c.no_write));
-  if (c.no_jpeg)
-    notes.push_back(fmt::format("{} input(s) were answered by an update without a JPEG compression (solid, CopyRect, "
-                                "zlib or raw rectangles only): CP and SS unknown for them",
-                                c.no_jpeg));
+  if (c.offset_mismatch)
+    notes.push_back(fmt::format("{} update(s) lie outside the bytes the proxy was seen to write (records dropped, or "
+                                "writes the hooks do not see): wait_proxy, CP and SS unknown for them",
+                                c.offset_mismatch));
+  if (c.before_frame)
+    notes.push_back(fmt::format("{} update(s) began before the frame they show was swapped (tied to the wrong "
+                                "writes): wait_proxy, CP and SS unknown for them",
+                                c.before_frame));
+  if (c.no_encoder)
+    notes.push_back(fmt::format("{} input(s) were answered by an update with no encoder call (solid, raw or "
+                                "uncompressed rectangles only) on an uncorked socket: the start of the proxy's work "
+                                "is unknown, so wait_proxy and CP are unknown and their time is in unattributed_ms",
+                                c.no_encoder));
 }
 
 }  // namespace pictor::analysis

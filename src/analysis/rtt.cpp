@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "analysis/rtt_partition.h"
+#include "tag/marker_code.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -12,8 +15,37 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-double ms_between(std::int64_t from_ns, std::int64_t to_ns) {
-  return static_cast<double>(to_ns - from_ns) / 1e6;
+// The app frame the client saw in capture c. The marker carries only the frame counter's low
+// bits, and the client unwraps them from the first frame it saw, so its count can be a multiple
+// of 2^8 off the app's: the frame is the one at or after the response frame, swapped before the
+// capture, with the same low bits and the same tag. Null when none or several qualify.
+const AppFrame* shown_frame(const std::vector<AppFrame>& frames, std::optional<std::uint64_t> response,
+                            const SeenFrame& c) {
+  if (!response || !c.frame || !c.tag) return nullptr;
+  constexpr std::uint64_t kLowMask = (std::uint64_t{1} << tag::kFrameBits) - 1;
+  auto it = std::lower_bound(frames.begin(), frames.end(), *response,
+                             [](const AppFrame& f, std::uint64_t n) { return f.frame < n; });
+  const AppFrame* found = nullptr;
+  for (; it != frames.end() && it->swap_ns <= c.seen_ns; ++it) {
+    if ((it->frame & kLowMask) != (*c.frame & kLowMask) || it->tag != *c.tag) continue;
+    if (found) return nullptr;  // 2^8 frames or more between them: ambiguous
+    found = &*it;
+  }
+  return found;
+}
+
+// The return of the app's last swap call that returned at or before `t`: until then the app was
+// in its previous frame and could not read events (nullopt: no timed swap before t).
+std::optional<std::int64_t> app_free_at(const std::vector<AppFrame>& frames, std::int64_t t) {
+  auto it = std::upper_bound(frames.begin(), frames.end(), t,
+                             [](std::int64_t v, const AppFrame& f) { return v < f.swap_ns; });
+  // A swap that began before t may return after it (an app reading events on another thread).
+  for (int back = 0; back < 2 && it != frames.begin(); ++back) {
+    --it;
+    const auto r = it->return_ns();
+    if (r && *r <= t) return r;
+  }
+  return std::nullopt;
 }
 
 // For each sent input, the index of the read that is its delivery, or -1. X delivers the sent
@@ -75,6 +107,11 @@ std::vector<long> align_reads(const RttTimeline& t, std::vector<std::string>& no
 
 }  // namespace
 
+std::optional<std::int64_t> AppFrame::return_ns() const {
+  if (!std::isfinite(swap_call_ms) || swap_call_ms < 0) return std::nullopt;
+  return swap_ns + std::llround(swap_call_ms * 1e6);
+}
+
 const char* match_status_name(MatchStatus status) {
   switch (status) {
     case MatchStatus::matched: return "matched";
@@ -100,17 +137,19 @@ std::vector<MatchedInput> match_timeline(const RttTimeline& t, std::vector<std::
 
   std::size_t frame_before_read = 0;
   std::size_t seen_before_sent = 0;
+  std::size_t unresolved_shown = 0;
   std::vector<MatchedInput> out;
   out.reserve(t.sent.size());
   for (std::size_t i = 0; i < t.sent.size(); ++i) {
-    MatchedInput m{t.sent[i], MatchStatus::not_seen, {}, {}, {}, {}, {}, {},
+    MatchedInput m{t.sent[i], MatchStatus::not_seen, {}, {}, {}, {}, {}, {}, {},
                    kNaN, kNaN, kNaN, kNaN, kNaN};
     const SentInput& s = t.sent[i];
     if (read_of[i] >= 0) {
       const ReadInput& r = t.reads[static_cast<std::size_t>(read_of[i])];
       m.app_tag = r.tag;
       m.read_ns = r.read_ns;
-      m.ps_ms = ms_between(s.sent_ns, r.read_ns);
+      m.path.read_ns = r.read_ns;
+      m.path.app_free_ns = app_free_at(t.frames, r.read_ns);
     } else if (!t.have_reads) {
       m.app_tag = s.tag;
     } else {
@@ -130,13 +169,9 @@ std::vector<MatchedInput> match_timeline(const RttTimeline& t, std::vector<std::
         m.response_frame = f.frame;
         m.response_swap_ns = f.swap_ns;
         m.rd_ms = f.gpu_ms;
-        if (m.read_ns) {
-          if (f.swap_ns < *m.read_ns) {
-            ++frame_before_read;  // inconsistent files: say so, give no AL
-          } else {
-            m.al_ms = ms_between(*m.read_ns, f.swap_ns);
-          }
-        }
+        m.path.swap_ns = f.swap_ns;
+        m.path.swap_return_ns = f.return_ns();
+        if (m.read_ns && f.swap_ns < *m.read_ns) ++frame_before_read;  // inconsistent: no AL
       }
     }
 
@@ -149,9 +184,17 @@ std::vector<MatchedInput> match_timeline(const RttTimeline& t, std::vector<std::
         m.status = MatchStatus::matched;
         m.seen_ns = c.seen_ns;
         m.seen_frame = c.frame;
-        m.rtt_ms = ms_between(s.sent_ns, c.seen_ns);
-        if (m.response_swap_ns && c.seen_ns >= *m.response_swap_ns)
-          m.as_ms = ms_between(*m.response_swap_ns, c.seen_ns);
+        m.rtt_ms = static_cast<double>(c.seen_ns - s.sent_ns) / 1e6;
+        // The frame the client saw: the response frame, or a later one when it missed that.
+        if (t.have_frames) {
+          m.seen_frame.reset();
+          if (const AppFrame* shown = shown_frame(t.frames, m.response_frame, c)) {
+            m.seen_frame = shown->frame;
+            m.path.shown_return_ns = shown->return_ns();
+          } else {
+            ++unresolved_shown;
+          }
+        }
       }
     }
     out.push_back(m);
@@ -168,7 +211,27 @@ std::vector<MatchedInput> match_timeline(const RttTimeline& t, std::vector<std::
         "RTT left unknown for them",
         seen_before_sent));
   }
+  if (unresolved_shown > 0) {
+    notes.push_back(fmt::format(
+        "{} matched input(s): the frame the client saw is not in frames.csv (no frame at or after the response "
+        "frame with its tag and frame counter): seen_frame and wait_later_frame unknown",
+        unresolved_shown));
+  }
   attribute_remote_stages(t, out, notes);
+  const PartitionCounts parts = partition_rtt(out);
+  if (parts.overlaps > 0) {
+    notes.push_back(fmt::format(
+        "{} input(s) had a stage begin before the previous one ended (the proxy or the client working "
+        "on the frame before the app's swap call returned, or the proxy still encoding while it wrote): "
+        "the overlap is counted in the earlier stage",
+        parts.overlaps));
+  }
+  if (parts.out_of_order > 0) {
+    notes.push_back(fmt::format(
+        "{} input(s) have a timestamp earlier than the one before it on their path (inconsistent files): "
+        "the stages around it are unknown and their time is in unattributed_ms",
+        parts.out_of_order));
+  }
   if (notes_out) notes_out->insert(notes_out->end(), notes.begin(), notes.end());
   return out;
 }

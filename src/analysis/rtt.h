@@ -37,6 +37,8 @@ struct AppFrame {
   double gpu_ms = std::numeric_limits<double>::quiet_NaN();        // timer query; NaN unknown
   double swap_call_ms = std::numeric_limits<double>::quiet_NaN();  // the swap call itself
   std::uint64_t tag = 0;     // 0 before any input was read
+  // When the swap call returned (swap_ns + swap_call_ms); nullopt when the call was not timed.
+  std::optional<std::int64_t> return_ns() const;
 };
 
 // client_frames.csv: one capture the client made after the window changed.
@@ -63,6 +65,9 @@ struct RttTimeline {
   bool have_updates = false;
   ProxyEvents proxy;
   bool have_proxy = false;
+  // hook.json's gl_renderer ("" unknown). On a software renderer (llvmpipe, softpipe, swrast) the
+  // swap call contains the rasterisation, so AS is reported as RD+AS.
+  std::string gl_renderer;
   std::vector<std::string> notes;  // what the loader had to decide (context chosen, files absent)
 };
 
@@ -73,6 +78,23 @@ enum class MatchStatus {
   not_seen,           // a response frame exists, but the client received none that answers it
 };
 const char* match_status_name(MatchStatus status);
+
+// The timestamps Pictor holds along one input's path, in path order (CLOCK_MONOTONIC ns, one
+// machine); nullopt where unknown. The stage columns are the intervals between them
+// (rtt_partition.h).
+struct InputPath {
+  std::optional<std::int64_t> proxy_read_ns;   // remote: the proxy read the input (CS end)
+  std::optional<std::int64_t> delivered_ns;    // x11vnc: its XTest delivery returned (SP end)
+  std::optional<std::int64_t> app_free_ns;     // the return of the app's last swap before its read
+  std::optional<std::int64_t> read_ns;         // the app read the input
+  std::optional<std::int64_t> swap_ns;         // the response frame's swap call began
+  std::optional<std::int64_t> swap_return_ns;  // ... and returned
+  std::optional<std::int64_t> shown_return_ns; // the swap return of the frame the client saw
+  std::optional<std::int64_t> proxy_start_ns;  // remote: the proxy began the update that carried it
+  std::optional<std::int64_t> proxy_sent_ns;   // remote: the update's first byte could leave the proxy
+  bool remote = false;     // the path runs through a proxy (CS, wait_proxy, CP on it)
+  bool delivers = false;   // the proxy delivers inputs with a call Pictor times (SP on the path)
+};
 
 struct MatchedInput {
   SentInput input;
@@ -85,38 +107,42 @@ struct MatchedInput {
   std::optional<std::int64_t> response_swap_ns;
   std::optional<std::uint64_t> seen_frame;      // the frame the client matched (response or later)
   std::optional<std::int64_t> seen_ns;
-  // Milliseconds; NaN where unknown. RTT = seen - sent; PS = read - sent; AL = response swap -
-  // read; RD = the response frame's GPU time (timer query); AS = seen - response swap.
-  // Remote sessions (docs/proxy-hooks.md): CS = proxy read - sent; SP = delivery - proxy read
-  // (x11vnc); PS = read - delivery (x11vnc) or read - proxy read (xvnc, includes SP); CP = the
-  // seen update's JPEG compressions, first start to last end; SS = update end - last compression
-  // end; AS = the response frame's swap call. FC is never known (no readback to time).
+  InputPath path;
+  // Milliseconds; NaN where unknown. RTT = seen - sent. The stage columns partition the RTT
+  // along `path` (rtt_partition.h, docs/client.md "Stages"): CS, SP, wait_app, PS, AL, AS (the
+  // swap call), wait_later_frame, wait_proxy, CP, SS and unattributed sum to rtt_ms for every
+  // matched input. RD (timer query) and FC overlap them and are not part of that sum.
   double rtt_ms, ps_ms, al_ms, rd_ms, as_ms;
   double cs_ms = std::numeric_limits<double>::quiet_NaN();
   double sp_ms = std::numeric_limits<double>::quiet_NaN();
   double cp_ms = std::numeric_limits<double>::quiet_NaN();
   double ss_ms = std::numeric_limits<double>::quiet_NaN();
   double fc_ms = std::numeric_limits<double>::quiet_NaN();
+  double wait_app_ms = std::numeric_limits<double>::quiet_NaN();
+  double wait_later_frame_ms = std::numeric_limits<double>::quiet_NaN();
+  double wait_proxy_ms = std::numeric_limits<double>::quiet_NaN();
+  double unattributed_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The matching rule of DESIGN §3. The app's reads are aligned with the sent inputs in order by
 // kind and detail (reads are a subsequence of what was sent: X only delivers the event kinds an
 // app selects). Input n's response frame is the first app frame with tag >= its app tag; the
-// frame the client matched is the first capture with tag >= it. Remote stages are then
-// attributed by attribute_remote_stages. Pure: no files.
+// frame the client matched is the first capture with tag >= it. The proxy's timestamps are then
+// added by attribute_remote_stages, and the stage columns cut from the path by partition_rtt.
+// Pure: no files.
 std::vector<MatchedInput> match_timeline(const RttTimeline& timeline, std::vector<std::string>* notes = nullptr);
 
 // Loads client_inputs.csv and client_frames.csv (required unless require_client is false) and
-// inputs_read.csv, frames.csv, client_updates.csv and proxy_events.csv (optional) from a session
-// directory. Throws UsageError
+// inputs_read.csv, frames.csv, client_updates.csv, proxy_events.csv and hook.json (optional) from
+// a session directory. Throws UsageError
 // "<file>:<line>: <cause>" on bad content, "<file>: not found" for a missing required file.
 RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_client = true);
 
 // Writes inputs.csv (schema 1, docs/client.md) to `path`; throws RunError when it cannot.
 void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inputs);
 
-// The summary.json additions: rtt_ms, stages_ms, inputs, fps_client, fps_client_updates,
-// client_frames, rtt_notes.
+// The summary.json additions: rtt_ms, stages_ms (each with its share of the RTT), rtt_partition,
+// inputs, fps_client, fps_client_updates, client_frames, rtt_notes.
 nlohmann::json rtt_summary(const RttTimeline& timeline, std::span<const MatchedInput> inputs,
                            std::vector<std::string> notes = {});
 

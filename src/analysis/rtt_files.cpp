@@ -1,6 +1,6 @@
 // The session files of input tracking: reading client_inputs.csv, client_frames.csv,
-// inputs_read.csv, frames.csv, client_updates.csv and proxy_events.csv into an RttTimeline,
-// writing inputs.csv.
+// inputs_read.csv, frames.csv, client_updates.csv, proxy_events.csv and hook.json into an
+// RttTimeline, writing inputs.csv.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -216,7 +216,7 @@ void load_updates(const fs::path& path, RttTimeline& t) {
   const auto c_update = h.require("update"), c_start = h.require("start_ns"), c_end = h.require("end_ns"),
              c_rects = h.require("rects"), c_bytes = h.require("bytes");
   const auto c_x = h.find("x"), c_y = h.find("y"), c_w = h.find("w"), c_h = h.find("h"),
-             c_marker = h.find("marker");
+             c_marker = h.find("marker"), c_offset = h.find("offset");
   auto small = [&](const CsvRow& row, std::optional<std::size_t> c) {
     return c && !row.fields[*c].empty() ? static_cast<int>(field_int64(row, h, *c)) : 0;
   };
@@ -233,6 +233,10 @@ void load_updates(const fs::path& path, RttTimeline& t) {
     u.w = small(row, c_w);
     u.h = small(row, c_h);
     u.marker = small(row, c_marker) != 0;
+    if (c_offset && !row.fields[*c_offset].empty()) {
+      u.offset = field_int64(row, h, *c_offset);
+      if (*u.offset < 0) fail_at(tab.path, row.line, "negative offset");
+    }
     if (u.end_ns < u.start_ns) fail_at(tab.path, row.line, "end_ns earlier than start_ns");
     if (!t.updates.empty() && u.end_ns < t.updates.back().end_ns)
       fail_at(tab.path, row.line, "end_ns earlier than the previous row's");
@@ -248,6 +252,7 @@ void load_proxy_events(const fs::path& path, RttTimeline& t) {
              c_fd = h.require("fd"), c_bytes = h.require("bytes"), c_input = h.require("input"),
              c_detail = h.require("detail"), c_down = h.require("down"), c_w = h.require("width"),
              c_h = h.require("height"), c_q = h.require("quality");
+  const auto c_call = h.find("call");  // files before encoders other than JPEG were timed lack it
   auto opt = [&](const CsvRow& row, std::size_t c, std::int64_t unknown) {
     return row.fields[c].empty() ? unknown : field_int64(row, h, c);
   };
@@ -268,17 +273,20 @@ void load_proxy_events(const fs::path& path, RttTimeline& t) {
       p.inputs.push_back({end, input_kind(row), opt(row, c_down, 1) != 0, opt(row, c_detail, 0), fd});
     } else if (kind == "deliver") {
       p.deliveries.push_back({start, end, input_kind(row), opt(row, c_down, 1) != 0, opt(row, c_detail, 0)});
-    } else if (kind == "jpeg") {
-      p.compressions.push_back({start, end, opt(row, c_bytes, -1), static_cast<int>(opt(row, c_w, -1)),
-                                static_cast<int>(opt(row, c_h, -1)), static_cast<int>(opt(row, c_q, -1))});
+    } else if (kind == "jpeg" || kind == "zlib" || kind == "lzo") {
+      p.encoder_calls.push_back({start, end, opt(row, c_bytes, -1), kind, c_call ? row.fields[*c_call] : std::string(),
+                                 static_cast<int>(opt(row, c_w, -1)), static_cast<int>(opt(row, c_h, -1)),
+                                 static_cast<int>(opt(row, c_q, -1))});
     } else if (kind == "write") {
       p.writes.push_back({start, end, opt(row, c_bytes, 0), fd});
+    } else if (kind == "cork") {
+      p.corks.push_back({start, fd, opt(row, c_detail, 1) != 0});
     } else if (kind == "connect") {
-      p.connections.push_back(fd);
+      p.connections.push_back({fd, start});
     } else if (kind != "close") {
       fail_at(tab.path, row.line,
-              fmt::format("column 'kind': unknown record kind '{}' (expected connect, input, deliver, jpeg, write "
-                          "or close)",
+              fmt::format("column 'kind': unknown record kind '{}' (expected connect, input, deliver, jpeg, zlib, "
+                          "lzo, write, cork or close)",
                           kind));
     }
   }
@@ -317,20 +325,33 @@ RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_clien
   } else {
     t.notes.push_back("frames.csv absent: response frames, AL, RD and AS unknown");
   }
+  // Which renderer drew the frames: on a software one the swap call holds the rasterisation.
+  if (fs::exists(dir / "hook.json")) {
+    try {
+      const auto j = nlohmann::json::parse(read_text(dir / "hook.json"));
+      if (j.is_object() && j.contains("gl_renderer") && j["gl_renderer"].is_string())
+        t.gl_renderer = j["gl_renderer"].get<std::string>();
+    } catch (const nlohmann::json::exception&) {
+      t.notes.push_back("hook.json unreadable: the GL renderer is unknown");
+    }
+  }
   return t;
 }
 
 void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inputs) {
   std::string text =
       "tag,kind,sent_ns,read_ns,response_frame,seen_ns,rtt_ms,PS_ms,AL_ms,RD_ms,AS_ms,detail,"
-      "app_tag,seen_frame,status,CS_ms,SP_ms,CP_ms,SS_ms,FC_ms\n";
+      "app_tag,seen_frame,status,CS_ms,SP_ms,CP_ms,SS_ms,FC_ms,wait_app_ms,wait_later_frame_ms,"
+      "wait_proxy_ms,unattributed_ms\n";
   for (const MatchedInput& m : inputs) {
-    text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", m.input.tag, m.input.kind,
-                        m.input.sent_ns, opt_text(m.read_ns), opt_text(m.response_frame),
+    text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", m.input.tag,
+                        m.input.kind, m.input.sent_ns, opt_text(m.read_ns), opt_text(m.response_frame),
                         opt_text(m.seen_ns), ms_text(m.rtt_ms), ms_text(m.ps_ms), ms_text(m.al_ms),
                         ms_text(m.rd_ms), ms_text(m.as_ms), m.input.detail, opt_text(m.app_tag),
                         opt_text(m.seen_frame), match_status_name(m.status), ms_text(m.cs_ms),
-                        ms_text(m.sp_ms), ms_text(m.cp_ms), ms_text(m.ss_ms), ms_text(m.fc_ms));
+                        ms_text(m.sp_ms), ms_text(m.cp_ms), ms_text(m.ss_ms), ms_text(m.fc_ms),
+                        ms_text(m.wait_app_ms), ms_text(m.wait_later_frame_ms), ms_text(m.wait_proxy_ms),
+                        ms_text(m.unattributed_ms));
   }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analysis/rtt.h"
+#include "analysis/rtt_partition.h"
 #include "analysis/stats.h"
 
 namespace pictor::analysis {
@@ -58,40 +59,98 @@ nlohmann::json distribution_json(std::span<const double> values, std::uint64_t s
   return j;
 }
 
+namespace {
+
+// stages_ms and rtt_partition: every partition column on this session's path with its share of
+// the RTT, then RD and FC, which overlap the others.
+void stage_summary(const RttTimeline& t, std::span<const MatchedInput> inputs, nlohmann::json& out) {
+  const bool remote = t.have_updates || t.have_proxy;
+  const bool software = is_software_renderer(t.gl_renderer);
+  nlohmann::json stages;
+  std::vector<std::string> columns;
+  for (const ColumnInfo& c : partition_columns()) {
+    std::vector<double> values, shares;
+    for (const MatchedInput& m : inputs) {
+      const double v = column_value(m, c.column);
+      values.push_back(v);
+      if (m.status == MatchStatus::matched && std::isfinite(v) && m.rtt_ms > 0) shares.push_back(v / m.rtt_ms);
+    }
+    // A remote stage appears only where something measured it (SP: x11vnc's deliveries).
+    if (c.remote_only && (!remote || stats::known(values).empty())) continue;
+    nlohmann::json d = distribution_json(values);
+    d["rtt_share"] = number_or_null(shares.empty() ? NAN : stats::mean(shares));
+    d["in_rtt_sum"] = true;
+    stages[c.name] = d;
+    columns.push_back(c.name);
+  }
+  stages["AS_ms"]["label"] = software ? "RD+AS" : "AS";
+  stages["AS_ms"]["source"] =
+      software ? "the response frame's swap call; the software renderer rasterises inside it, so this is RD+AS"
+               : "the response frame's swap call (the put-image into the X server)";
+  std::vector<double> rd, fc;
+  for (const MatchedInput& m : inputs) {
+    rd.push_back(m.rd_ms);
+    fc.push_back(m.fc_ms);
+  }
+  stages["RD_ms"] = distribution_json(rd);
+  stages["RD_ms"]["in_rtt_sum"] = false;
+  // Not a CPU interval like the others: the GPU's own time for the response frame.
+  stages["RD_ms"]["source"] =
+      software ? "GL timer query; llvmpipe's queries do not see its raster threads, whose work is in AS (RD+AS)"
+               : "GL timer query (GPU time of the response frame; overlaps AL and AS)";
+  if (!stats::known(fc).empty()) {
+    stages["FC_ms"] = distribution_json(fc);
+    stages["FC_ms"]["in_rtt_sum"] = false;
+  }
+  out["stages_ms"] = stages;
+
+  // Per matched input: does the partition hold, and how much of the RTT did nothing cover.
+  std::size_t matched = 0, complete = 0;
+  double max_error = 0;
+  std::vector<double> unattributed_share;
+  for (const MatchedInput& m : inputs) {
+    if (m.status != MatchStatus::matched) continue;
+    ++matched;
+    double sum = 0;
+    bool all = true;
+    for (const ColumnInfo& c : partition_columns()) {
+      const double v = column_value(m, c.column);
+      if (std::isfinite(v)) sum += v;
+      const bool listed = std::find(columns.begin(), columns.end(), c.name) != columns.end();
+      if (listed && c.column != Column::unattributed && !std::isfinite(v)) all = false;
+    }
+    max_error = std::max(max_error, std::fabs(sum - m.rtt_ms));
+    complete += all ? 1 : 0;
+    if (m.rtt_ms > 0 && std::isfinite(m.unattributed_ms)) unattributed_share.push_back(m.unattributed_ms / m.rtt_ms);
+  }
+  nlohmann::json part;
+  part["columns"] = columns;
+  part["matched"] = matched;
+  part["complete"] = complete;  // every column on the path known: unattributed_ms is 0
+  part["max_sum_error_ms"] = matched ? nlohmann::json(max_error) : nlohmann::json();
+  part["unattributed_share"] = {
+      {"mean", number_or_null(unattributed_share.empty() ? NAN : stats::mean(unattributed_share))},
+      {"max", number_or_null(unattributed_share.empty()
+                                 ? NAN
+                                 : *std::max_element(unattributed_share.begin(), unattributed_share.end()))}};
+  part["gl_renderer"] = t.gl_renderer.empty() ? nlohmann::json() : nlohmann::json(t.gl_renderer);
+  part["software_renderer"] = software;
+  out["rtt_partition"] = part;
+}
+
+}  // namespace
+
 nlohmann::json rtt_summary(const RttTimeline& t, std::span<const MatchedInput> inputs,
                            std::vector<std::string> notes) {
   nlohmann::json out;
-  std::vector<double> rtt, ps, al, rd, as, cs, sp, cp, ss, fc;
+  std::vector<double> rtt;
   std::size_t counts[4] = {0, 0, 0, 0};
   for (const MatchedInput& m : inputs) {
     ++counts[static_cast<int>(m.status)];
     rtt.push_back(m.rtt_ms);
-    ps.push_back(m.ps_ms);
-    al.push_back(m.al_ms);
-    rd.push_back(m.rd_ms);
-    as.push_back(m.as_ms);
-    cs.push_back(m.cs_ms);
-    sp.push_back(m.sp_ms);
-    cp.push_back(m.cp_ms);
-    ss.push_back(m.ss_ms);
-    fc.push_back(m.fc_ms);
   }
   out["rtt_ms"] = distribution_json(rtt);
-  nlohmann::json stages;
-  stages["PS_ms"] = distribution_json(ps);
-  stages["AL_ms"] = distribution_json(al);
-  stages["RD_ms"] = distribution_json(rd);
-  // Not a CPU interval like the others: the GPU's own time for the response frame.
-  stages["RD_ms"]["source"] = "GL timer query (GPU time of the response frame)";
-  stages["AS_ms"] = distribution_json(as);
-  const bool remote = t.have_updates || t.have_proxy;
-  if (remote) stages["AS_ms"]["source"] = "the response frame's swap call (put-image into the X server)";
-  // The remote stages appear only where something measured them (local sessions keep the four).
-  for (const auto& [name, values] : {std::pair<const char*, const std::vector<double>*>{"CS_ms", &cs},
-                                     {"SP_ms", &sp}, {"CP_ms", &cp}, {"SS_ms", &ss}, {"FC_ms", &fc}}) {
-    if (!stats::known(*values).empty()) stages[name] = distribution_json(*values);
-  }
-  out["stages_ms"] = stages;
+  stage_summary(t, inputs, out);
   const auto matched = counts[static_cast<int>(MatchStatus::matched)];
   out["inputs"] = {
       {"sent", inputs.size()},
@@ -160,51 +219,6 @@ nlohmann::json rtt_summary(const RttTimeline& t, std::span<const MatchedInput> i
                                  : "fps_client unknown: fewer than two distinct frames seen");
   }
   out["rtt_notes"] = notes;
-  return out;
-}
-
-}  // namespace pictor::analysis
-
-namespace pictor::analysis {
-
-std::string format_rtt_summary(const nlohmann::json& summary) {
-  if (!summary.is_object() || !summary.contains("rtt_ms")) return {};
-  auto num = [](const nlohmann::json& v) -> std::string {
-    if (!v.is_number()) return "-";
-    char b[32];
-    std::snprintf(b, sizeof b, "%.2f", v.get<double>());
-    return b;
-  };
-  std::string out;
-  if (summary.contains("inputs")) {
-    const auto& in = summary["inputs"];
-    out += "Inputs              " + std::to_string(in.value("sent", 0)) + " sent, " +
-           std::to_string(in.value("matched", 0)) + " matched to the frame that answers them\n";
-  }
-  char line[256];
-  std::snprintf(line, sizeof line, "%-12s %6s %8s %17s %8s %8s %8s %8s %8s\n", "Latency (ms)", "n", "mean",
-                "95% CI of mean", "min", "p50", "p99", "max", "");
-  out += line;
-  auto row = [&](const std::string& name, const nlohmann::json& d) {
-    if (!d.is_object()) return;
-    std::string ci = "-";
-    if (d.contains("ci95") && d["ci95"].is_array() && d["ci95"].size() == 2)
-      ci = num(d["ci95"][0]) + ".." + num(d["ci95"][1]);
-    std::snprintf(line, sizeof line, "  %-10s %6lld %8s %17s %8s %8s %8s %8s\n", name.c_str(),
-                  static_cast<long long>(d.value("n", 0)), num(d["mean"]).c_str(), ci.c_str(), num(d["min"]).c_str(),
-                  num(d["p50"]).c_str(), num(d["p99"]).c_str(), num(d["max"]).c_str());
-    out += line;
-  };
-  row("RTT", summary["rtt_ms"]);
-  if (summary.contains("stages_ms") && summary["stages_ms"].is_object())
-    for (const char* stage : {"CS_ms", "SP_ms", "PS_ms", "AL_ms", "RD_ms", "FC_ms", "AS_ms", "CP_ms", "SS_ms"})
-      if (summary["stages_ms"].contains(stage))
-        row(std::string(stage).substr(0, 2) + (std::string(stage) == "RD_ms" ? " (timer)" : ""),
-            summary["stages_ms"][stage]);
-  if (summary.contains("fps_client") && summary["fps_client"].is_number())
-    out += "Client FPS          " + num(summary["fps_client"]) + "\n";
-  if (summary.contains("fps_client_updates") && summary["fps_client_updates"].is_number())
-    out += "Client updates/s    " + num(summary["fps_client_updates"]) + "\n";
   return out;
 }
 

@@ -364,6 +364,7 @@ std::optional<RfbUpdate> RfbConnection::handle_message(std::int64_t start_ns) {
   if (!s.finished) return std::nullopt;
   RfbUpdate u = std::move(s.update);
   u.start_ns = std::min(start_ns, u.end_ns);
+  if (before) u.offset = *before - before_buffered;
   if (const auto after = rfb::bytes_read_from(s.fd); before && after)
     u.bytes = (*after - static_cast<std::int64_t>(c->buffered)) - (*before - before_buffered);
   return u;

@@ -30,6 +30,7 @@ struct RfbUpdate {
   std::int64_t end_ns = 0;    // libvncclient finished decoding it into the framebuffer
   int rects = 0;              // rectangles that changed pixels (pseudo-encodings not counted)
   std::optional<std::int64_t> bytes;  // bytes of the message on the wire; nullopt: TCP_INFO failed
+  std::optional<std::int64_t> offset; // stream position of its first byte (server bytes before it)
   int x = 0, y = 0, w = 0, h = 0;     // bounding box of those rectangles (w = 0: none)
   std::vector<tag::WindowRect> rect_list;  // the rectangles themselves
 };

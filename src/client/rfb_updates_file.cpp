@@ -38,10 +38,12 @@ void RfbUpdatesFile::update(std::uint64_t number, const RfbUpdate& u, bool marke
   if (u.bytes) fmt::format_to(out, "{}", *u.bytes);
   // A bounding box only when some rectangle changed pixels.
   if (u.rects > 0) {
-    fmt::format_to(out, ",{},{},{},{},{}\n", u.x, u.y, u.w, u.h, marker ? 1 : 0);
+    fmt::format_to(out, ",{},{},{},{},{},", u.x, u.y, u.w, u.h, marker ? 1 : 0);
   } else {
-    fmt::format_to(out, ",,,,,{}\n", marker ? 1 : 0);
+    fmt::format_to(out, ",,,,,{},", marker ? 1 : 0);
   }
+  if (u.offset) fmt::format_to(out, "{}", *u.offset);
+  out = '\n';
 }
 
 bool RfbUpdatesFile::flush(std::int64_t now_ns, bool force) {

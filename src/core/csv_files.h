@@ -13,16 +13,16 @@ struct CsvFile {
 };
 
 // Written inside the app by the interposer.
-inline constexpr CsvFile kFrames{"frames.csv", 1, "frame,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag"};
+inline constexpr CsvFile kFrames{"frames.csv", 1, "frame,ctx,swap_ns,frame_ms,outside_swap_ms,swap_call_ms,gpu_ms,fc_ms,tag"};
 inline constexpr CsvFile kGpu{"gpu.csv", 1, "frame,ctx,gpu_ms"};
 inline constexpr CsvFile kInputsRead{"inputs_read.csv", 1, "tag,kind,detail,read_ns"};
 // Written by the proxy hook.
 inline constexpr CsvFile kProxyEvents{"proxy_events.csv", 1,
-                                      "kind,start_ns,end_ns,fd,bytes,input,detail,down,x,y,width,height,quality"};
+                                      "kind,start_ns,end_ns,fd,bytes,input,detail,down,x,y,width,height,quality,call"};
 // Written by the clients.
 inline constexpr CsvFile kClientInputs{"client_inputs.csv", 1, "tag,kind,detail,sent_ns,name"};
 inline constexpr CsvFile kClientFrames{"client_frames.csv", 1, "seen_ns,tag,frame,decode_us,capture_us"};
-inline constexpr CsvFile kClientUpdates{"client_updates.csv", 1, "update,start_ns,end_ns,rects,bytes,x,y,w,h,marker"};
+inline constexpr CsvFile kClientUpdates{"client_updates.csv", 1, "update,start_ns,end_ns,rects,bytes,x,y,w,h,marker,offset"};
 inline constexpr CsvFile kClientColours{"client_colours.csv", 1, "seen_ns,r,g,b"};
 // Written by the analysis (the header is built there: its stage columns are listed in one place).
 inline constexpr CsvFile kInputs{"inputs.csv", 1, ""};

@@ -131,6 +131,8 @@ class Writer {
     frames_buf_ += head;
     append_ms(frames_buf_, ctx.prev_swap_ns >= 0 ? f.swap_ns - ctx.prev_swap_ns : -1);
     frames_buf_ += ',';
+    // outside_swap_ms: from the previous swap's return to this swap call, the frame's time outside
+    // the swap (PresentMon's MsCPUBusy; the column was called cpu_ms before, which readers accept).
     append_ms(frames_buf_, ctx.prev_return_ns >= 0 ? f.swap_ns - ctx.prev_return_ns : -1);
     frames_buf_ += ',';
     append_ms(frames_buf_, f.return_ns - f.swap_ns);

@@ -33,8 +33,15 @@ const char* kind_name(ProxyRecordKind k) {
     case ProxyRecordKind::write: return "write";
     case ProxyRecordKind::close: return "close";
     case ProxyRecordKind::parse_stop: return "parse_stop";
+    case ProxyRecordKind::zlib: return "zlib";
+    case ProxyRecordKind::lzo: return "lzo";
+    case ProxyRecordKind::cork: return "cork";
   }
   return "unknown";
+}
+
+bool is_encoder(ProxyRecordKind k) {
+  return k == ProxyRecordKind::jpeg || k == ProxyRecordKind::zlib || k == ProxyRecordKind::lzo;
 }
 
 const char* input_name(InputKind k) {
@@ -68,6 +75,21 @@ void write_all(int fd, const char* data, std::size_t n) {
 
 bool on_writer_thread() noexcept { return t_writer_thread; }
 
+const char* encoder_call_name(std::int64_t call) noexcept {
+  switch (static_cast<EncoderCall>(call)) {
+    case EncoderCall::jpeg_compress: return "jpeg_start_compress";
+    case EncoderCall::tj_compress2: return "tjCompress2";
+    case EncoderCall::deflate: return "deflate";
+    case EncoderCall::deflate_init: return "deflateInit_";
+    case EncoderCall::deflate_init2: return "deflateInit2_";
+    case EncoderCall::deflate_params: return "deflateParams";
+    case EncoderCall::compress: return "compress";
+    case EncoderCall::compress2: return "compress2";
+    case EncoderCall::lzo1x_1_compress: return "lzo1x_1_compress";
+  }
+  return "";
+}
+
 std::size_t format_event_row(const ProxyRecord& r, char* buf, std::size_t size) noexcept {
   if (r.kind == ProxyRecordKind::parse_stop || size < 2) return 0;
   char* p = buf;
@@ -77,13 +99,15 @@ std::size_t format_event_row(const ProxyRecord& r, char* buf, std::size_t size) 
   field(p, end, r.fd);
   field(p, end, r.bytes);
   if (p < end) p += std::snprintf(p, static_cast<std::size_t>(end - p), ",%s", input_name(r.input));
-  field(p, end, r.detail);
+  const bool encoder = is_encoder(r.kind);
+  field(p, end, encoder ? -1 : r.detail);  // an encoder's detail is its call, named in `call`
   field(p, end, r.down);
   field(p, end, r.x);
   field(p, end, r.y);
   field(p, end, r.width);
   field(p, end, r.height);
   field(p, end, r.quality);
+  if (p < end) p += std::snprintf(p, static_cast<std::size_t>(end - p), ",%s", encoder ? encoder_call_name(r.detail) : "");
   if (p >= end) return 0;  // truncated: never write half a row
   *p++ = '\n';
   *p = '\0';
@@ -163,6 +187,9 @@ void EventWriter::count(const ProxyRecord& r) {
       ++counts_["writes"];
       if (r.bytes > 0) counts_["write_bytes"] += static_cast<std::uint64_t>(r.bytes);
       return;  // frequent and expected: not worth a proxy.json rewrite each
+    case ProxyRecordKind::zlib: ++counts_["zlib_calls"]; return;  // as frequent as writes
+    case ProxyRecordKind::lzo: ++counts_["lzo_calls"]; return;
+    case ProxyRecordKind::cork: ++counts_["corks"]; return;
     case ProxyRecordKind::close: ++counts_["closes"]; break;
     case ProxyRecordKind::parse_stop: {
       char line[160];
@@ -202,7 +229,7 @@ void EventWriter::write_info() {
   j["hooks"] = {{"found", s.found}, {"missing", s.missing}};
   nlohmann::json counts = nlohmann::json::object();
   for (const char* name : {"connections", "key_events", "button_changes", "deliveries", "jpeg_compressions",
-                           "writes", "write_bytes", "closes"})
+                           "zlib_calls", "lzo_calls", "writes", "write_bytes", "corks", "closes"})
     counts[name] = counts_.count(name) ? counts_.at(name) : 0;
   counts["motion_events"] = s.motion_events;
   counts["read_bytes"] = s.read_bytes;

@@ -18,10 +18,18 @@
   X(sendto, send)                 \
   X(sendmsg, send)                \
   X(writev, send)                 \
+  X(setsockopt, send)             \
   X(jpeg_set_defaults, jpeg)      \
   X(jpeg_set_quality, jpeg)       \
   X(jpeg_start_compress, jpeg)    \
   X(jpeg_finish_compress, jpeg)   \
   X(tjCompress2, jpeg)            \
+  X(deflateInit_, encode)         \
+  X(deflateInit2_, encode)        \
+  X(deflate, encode)              \
+  X(deflateParams, encode)        \
+  X(compress, encode)             \
+  X(compress2, encode)            \
+  X(lzo1x_1_compress, encode)     \
   X(XTestFakeKeyEvent, deliver)   \
   X(XTestFakeButtonEvent, deliver)

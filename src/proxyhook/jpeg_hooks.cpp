@@ -79,6 +79,7 @@ __attribute__((visibility("default"))) void jpeg_finish_compress(j_compress_ptr 
   r.width = static_cast<std::int32_t>(cinfo->image_width);
   r.height = static_cast<std::int32_t>(cinfo->image_height);
   r.quality = t_quality;
+  r.detail = static_cast<std::int64_t>(pp::EncoderCall::jpeg_compress);
   t_compression = Compression{};
   pp::writer()->push(r);
 }
@@ -102,6 +103,7 @@ __attribute__((visibility("default"))) int tjCompress2(tjhandle handle, const un
   r.width = width;
   r.height = height;
   r.quality = quality;
+  r.detail = static_cast<std::int64_t>(pp::EncoderCall::tj_compress2);
   pp::writer()->push(r);
   return rc;
 }

@@ -13,8 +13,15 @@
 // jpeglib.h needs FILE and size_t declared first.
 #include <jpeglib.h>
 #include <turbojpeg.h>
+#include <zlib.h>
 
 #include "proxyhook/hook_list.h"
+
+// liblzo2's LZO1X-1 compressor (libvncserver's Ultra encoding), declared here rather than through
+// <lzo/lzo1x.h> so that building the preload needs no LZO headers: lzo_uint is unsigned long and
+// lzo_bytep unsigned char* on every Linux ABI.
+extern "C" int lzo1x_1_compress(const unsigned char* src, unsigned long src_len, unsigned char* dst,
+                                unsigned long* dst_len, void* wrkmem);
 
 namespace pictor::proxyhook {
 

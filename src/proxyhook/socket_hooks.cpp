@@ -1,7 +1,10 @@
 // Socket hooks: accept marks RFB client connections (local port == PICTOR_PROXY_PORT); reads on
-// them feed the RFB parser (SP start), writes on them are timed (SS). Every other fd is only
-// forwarded. A missing real function fails the call with ENOSYS rather than crashing the proxy.
+// them feed the RFB parser (SP start), writes on them are timed (SS), and TCP_CORK on them is
+// recorded (Xvnc corks the socket for the whole of each update it writes: the update's bracket).
+// Every other fd is only forwarded. A missing real function fails the call with ENOSYS rather
+// than crashing the proxy.
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <cerrno>
 
@@ -85,6 +88,20 @@ ssize_t timed_write(int fd, Call&& call) {
   return observed(call, [&](ssize_t r) {
     if (start) after_write(fd, start, r);
   });
+}
+
+void after_cork(int fd, std::int64_t start, int rc, const void* value, socklen_t len) {
+  if (rc != 0 || !value || len < static_cast<socklen_t>(sizeof(int)) || pp::on_writer_thread() || !pp::client(fd))
+    return;
+  pp::ProxyRecord r;
+  r.kind = pp::ProxyRecordKind::cork;
+  r.fd = fd;
+  r.start_ns = start;
+  r.end_ns = pictor::monotonic_ns();
+  int on = 0;
+  __builtin_memcpy(&on, value, sizeof on);  // optval need not be aligned
+  r.detail = on != 0 ? 1 : 0;
+  pp::writer()->push(r);
 }
 
 }  // namespace
@@ -172,6 +189,16 @@ __attribute__((visibility("default"))) ssize_t sendmsg(int fd, const msghdr* msg
 __attribute__((visibility("default"))) ssize_t writev(int fd, const iovec* iov, int count) {
   PICTOR_REAL_OR_FAIL(writev, -1)
   return timed_write(fd, [&] { return real_fn(fd, iov, count); });
+}
+
+__attribute__((visibility("default"))) int setsockopt(int fd, int level, int name, const void* value,
+                                                      socklen_t len) {
+  PICTOR_REAL_OR_FAIL(setsockopt, -1)
+  if (level != IPPROTO_TCP || name != TCP_CORK) return real_fn(fd, level, name, value, len);
+  const std::int64_t start = start_if_client(fd);
+  return observed([&] { return real_fn(fd, level, name, value, len); }, [&](int rc) {
+    if (start) after_cork(fd, start, rc, value, len);
+  });
 }
 
 }  // extern "C"

@@ -15,6 +15,7 @@
 #include <limits>
 #include <map>
 
+#include "analysis/rtt_partition.h"
 #include "core/error.h"
 
 namespace pictor::report {
@@ -150,6 +151,9 @@ void client_side(const analysis::RttTimeline& t, std::span<const MatchedInput> i
       args["rtt_ms"] = m.rtt_ms;
       args["response_frame"] = m.response_frame ? json(*m.response_frame) : json();
       args["seen_frame"] = m.seen_frame ? json(*m.seen_frame) : json();
+      // The input's RTT as inputs.csv partitions it (docs/client.md "Stages").
+      for (const analysis::ColumnInfo& c : analysis::partition_columns())
+        args[c.name] = ms_or_null(analysis::column_value(m, c.column));
       events.push_back(json{{"ph", "b"}, {"name", input_name(m)}, {"cat", "input"}, {"id", m.input.tag},
                             {"pid", kClientPid}, {"tid", kCaptureTid}, {"ts", clk.us(m.input.sent_ns)},
                             {"args", args}});

@@ -27,6 +27,22 @@ TEST(LoadPictor, SampleFileMainContext) {
   EXPECT_FALSE(s.sampled);
 }
 
+// frames.csv's outside_swap_ms was called cpu_ms before: files with either name load alike.
+TEST(LoadPictor, OldAndNewNameOfTheTimeOutsideTheSwapLoadAlike) {
+  test::TempDir dir;
+  const std::string rows = "0,1,1000000,,,0.5,,,\n1,1,17000000,16.0,15.5,0.5,,,\n2,1,33000000,16.0,15.5,0.5,,,\n";
+  const std::string old_path = dir.write("old.csv", "# pictor frames schema 1\n"
+                                                    "frame,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n" + rows);
+  const std::string new_path = dir.write("new.csv", "# pictor frames schema 1\n"
+                                                    "frame,ctx,swap_ns,frame_ms,outside_swap_ms,swap_call_ms,gpu_ms,fc_ms,tag\n" +
+                                                        rows);
+  const FrameSeries a = load_frames(old_path), b = load_frames(new_path);
+  EXPECT_EQ(a.source, "pictor");
+  EXPECT_EQ(b.source, "pictor");
+  EXPECT_EQ(a.frame_ms, b.frame_ms);
+  EXPECT_EQ(b.frame_ms, (std::vector<double>{16, 16}));
+}
+
 TEST(LoadPictor, GpuTimeOfFrameIBelongsToTheIntervalEndingAtSwapI) {
   const FrameSeries s = load_frames(data_path("pictor_frames.csv"));
   // File gpu_ms by frame: 3.1 3.2 - 3.4 3.0 9.5 3.3 - 3.2 3.1 3.6; frame 0's has no interval.

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "analysis/csv.h"
+#include "analysis/rtt_partition.h"
 #include "core/error.h"
 #include "test_files.h"
 
@@ -15,6 +16,14 @@ namespace pictor::analysis {
 namespace {
 
 constexpr std::int64_t ms = 1'000'000;
+
+// The partition columns of one input, summed (unknown ones count 0).
+double column_sum(const MatchedInput& m) {
+  double sum = 0;
+  for (const ColumnInfo& c : partition_columns())
+    if (std::isfinite(column_value(m, c.column))) sum += column_value(m, c.column);
+  return sum;
+}
 
 // A timeline builder in milliseconds from an arbitrary origin.
 struct Builder {
@@ -32,11 +41,13 @@ struct Builder {
     t.reads.push_back({tag, kind, detail, at_ms * ms});
     return *this;
   }
-  Builder& frame(std::int64_t swap_ms, std::uint64_t tag, double gpu_ms = 2.0) {
+  // A swap at swap_ms whose call takes call_ms (NaN: not timed).
+  Builder& frame(std::int64_t swap_ms, std::uint64_t tag, double gpu_ms = 2.0, double call_ms = 1.0) {
     AppFrame f;
     f.frame = t.frames.size();
     f.swap_ns = swap_ms * ms;
     f.gpu_ms = gpu_ms;
+    f.swap_call_ms = call_ms;
     f.tag = tag;
     t.frames.push_back(f);
     return *this;
@@ -66,11 +77,19 @@ TEST(RttMatch, SequentialInputsGiveEveryStage) {
   EXPECT_DOUBLE_EQ(m[0].ps_ms, 1.0);
   EXPECT_DOUBLE_EQ(m[0].al_ms, 5.0);
   EXPECT_DOUBLE_EQ(m[0].rd_ms, 2.5);
-  EXPECT_DOUBLE_EQ(m[0].as_ms, 2.0);
-  // The stages that lie on the CPU timeline add up to the RTT.
-  EXPECT_DOUBLE_EQ(m[0].ps_ms + m[0].al_ms + m[0].as_ms, m[0].rtt_ms);
+  EXPECT_DOUBLE_EQ(m[0].as_ms, 1.0);              // the swap call
+  EXPECT_DOUBLE_EQ(m[0].wait_later_frame_ms, 0);  // the client saw the response frame itself
+  EXPECT_DOUBLE_EQ(m[0].ss_ms, 1.0);              // swap return .. seen
+  EXPECT_DOUBLE_EQ(m[0].wait_app_ms, 0);          // frame 0 had returned before the send
+  EXPECT_DOUBLE_EQ(m[0].unattributed_ms, 0);
+  // The columns partition the RTT; RD (a GPU duration overlapping AL and AS) is not among them.
+  EXPECT_DOUBLE_EQ(m[0].wait_app_ms + m[0].ps_ms + m[0].al_ms + m[0].as_ms + m[0].wait_later_frame_ms + m[0].ss_ms,
+                   m[0].rtt_ms);
+  EXPECT_TRUE(std::isnan(m[0].cs_ms));  // not on a local path
+  EXPECT_TRUE(std::isnan(m[0].cp_ms));
   EXPECT_DOUBLE_EQ(m[1].rtt_ms, 10.0);
   EXPECT_EQ(m[1].response_frame, 2u);
+  EXPECT_DOUBLE_EQ(column_sum(m[1]), 10.0);
 }
 
 TEST(RttMatch, PipelinedInputsMatchFramesThatArriveAfterLaterInputsWereSent) {
@@ -93,7 +112,8 @@ TEST(RttMatch, PipelinedInputsMatchFramesThatArriveAfterLaterInputsWereSent) {
   EXPECT_DOUBLE_EQ(m[0].rtt_ms, 41.0 - 12.0);
   EXPECT_DOUBLE_EQ(m[1].rtt_ms, 41.0 - 15.0);
   EXPECT_DOUBLE_EQ(m[1].al_ms, 4.0);
-  EXPECT_DOUBLE_EQ(m[1].as_ms, 21.0);
+  EXPECT_DOUBLE_EQ(m[1].as_ms, 1.0);
+  EXPECT_DOUBLE_EQ(m[1].ss_ms, 20.0);  // the deep pipeline: swap return at 21 ms, seen at 41 ms
   // Input 3: frame 3 is the first with tag >= 3, not frame 4 which keeps the same tag.
   EXPECT_EQ(m[2].response_frame, 3u);
   EXPECT_EQ(m[2].seen_frame, 3u);
@@ -113,8 +133,94 @@ TEST(RttMatch, SkippedOrMergedResponseFrameMatchesTheNextFrameThatCarriesTheTag)
   EXPECT_EQ(m[0].response_frame, 1u);
   EXPECT_EQ(m[0].seen_frame, 2u);                 // a later frame answers it at the client
   EXPECT_DOUBLE_EQ(m[0].rtt_ms, 24.0 - 5.0);
-  EXPECT_DOUBLE_EQ(m[0].as_ms, 24.0 - 10.0);      // from the response frame's swap
-  EXPECT_DOUBLE_EQ(m[0].ps_ms + m[0].al_ms + m[0].as_ms, m[0].rtt_ms);
+  EXPECT_DOUBLE_EQ(m[0].as_ms, 1.0);                 // the response frame's swap call
+  EXPECT_DOUBLE_EQ(m[0].wait_later_frame_ms, 10.0);  // its return (11) .. frame 2's return (21)
+  EXPECT_DOUBLE_EQ(m[0].ss_ms, 3.0);                 // frame 2's return .. seen
+  EXPECT_DOUBLE_EQ(column_sum(m[0]), m[0].rtt_ms);
+  EXPECT_DOUBLE_EQ(m[0].unattributed_ms, 0);
+}
+
+TEST(RttMatch, TheClientsFrameCountIsResolvedAgainstTheAppsByItsLowBitsAndTag) {
+  // The client unwraps the marker's 8-bit frame counter from the first frame it saw, so its count
+  // can be 256 behind the app's: the frame it saw is found by low bits and tag.
+  Builder b;
+  for (int i = 0; i < 300; ++i) b.frame(i, 0, NAN, 0.5);
+  b.seen(300, 0, 299 - 256);
+  b.sent(301).read(1, 302).frame(303, 1).frame(305, 1).seen(307, 1, 301 - 256);
+  const auto m = match_timeline(b.t);
+  ASSERT_EQ(m[0].status, MatchStatus::matched);
+  EXPECT_EQ(m[0].response_frame, 300u);
+  EXPECT_EQ(m[0].seen_frame, 301u);                  // the app's number, not the client's 45
+  EXPECT_DOUBLE_EQ(m[0].wait_later_frame_ms, 2.0);  // 304 .. 306
+  EXPECT_DOUBLE_EQ(m[0].ss_ms, 1.0);
+  EXPECT_DOUBLE_EQ(column_sum(m[0]), m[0].rtt_ms);
+  // A reading that no frame after the response has: the shown frame is unknown, never guessed.
+  b.t.seen.back().frame = 7;
+  std::vector<std::string> notes;
+  const auto n = match_timeline(b.t, &notes);
+  EXPECT_FALSE(n[0].seen_frame);
+  EXPECT_TRUE(std::isnan(n[0].wait_later_frame_ms));
+  EXPECT_DOUBLE_EQ(n[0].unattributed_ms, 3.0);  // the response's return .. seen
+  EXPECT_DOUBLE_EQ(column_sum(n[0]), n[0].rtt_ms);
+}
+
+TEST(RttPartition, InputArrivingWhileTheAppIsInAFrameWaitsForItsSwapToReturn) {
+  Builder b;
+  b.frame(0, 0).seen(1, 0, 0);
+  b.frame(10, 0, 2.0, 8.0);  // the swap call from 10 to 18 ms (llvmpipe rasterising)
+  b.sent(12).read(1, 19).frame(25, 1).seen(27, 1, 2);
+  const auto m = match_timeline(b.t);
+  ASSERT_EQ(m[0].status, MatchStatus::matched);
+  EXPECT_DOUBLE_EQ(m[0].wait_app_ms, 6.0);  // sent at 12, the app free at 18
+  EXPECT_DOUBLE_EQ(m[0].ps_ms, 1.0);        // 18 .. read at 19
+  EXPECT_DOUBLE_EQ(m[0].al_ms, 6.0);
+  EXPECT_DOUBLE_EQ(m[0].as_ms, 1.0);
+  EXPECT_DOUBLE_EQ(m[0].ss_ms, 1.0);
+  EXPECT_DOUBLE_EQ(column_sum(m[0]), 15.0);
+  EXPECT_DOUBLE_EQ(m[0].rtt_ms, 15.0);
+}
+
+TEST(RttPartition, UnknownTimestampsGoToUnattributedAndTheSumStillHolds) {
+  Builder b;
+  b.frame(0, 0).seen(1, 0, 0);
+  b.sent(10).read(1, 11).frame(16, 1, 2.0, NAN).seen(20, 1, 1);  // the swap call was not timed
+  const auto m = match_timeline(b.t);
+  EXPECT_DOUBLE_EQ(m[0].al_ms, 5.0);
+  EXPECT_TRUE(std::isnan(m[0].as_ms));
+  EXPECT_TRUE(std::isnan(m[0].wait_later_frame_ms));
+  EXPECT_TRUE(std::isnan(m[0].ss_ms));
+  EXPECT_DOUBLE_EQ(m[0].unattributed_ms, 4.0);  // swap start .. seen: nothing splits it
+  EXPECT_DOUBLE_EQ(column_sum(m[0]), m[0].rtt_ms);
+  const auto s = rtt_summary(b.t, m);
+  EXPECT_EQ(s["rtt_partition"]["complete"], 0);
+  EXPECT_DOUBLE_EQ(s["rtt_partition"]["unattributed_share"]["max"].get<double>(), 0.4);
+}
+
+TEST(RttPartition, ClientHoldingTheFrameBeforeTheSwapReturnedCountsTheOverlapInAs) {
+  Builder b;
+  b.frame(0, 0).seen(1, 0, 0);
+  b.sent(10).read(1, 11).frame(16, 1, 2.0, 5.0).seen(19, 1, 1);  // seen at 19, swap returns at 21
+  std::vector<std::string> notes;
+  const auto m = match_timeline(b.t, &notes);
+  EXPECT_DOUBLE_EQ(m[0].as_ms, 3.0);  // clamped at seen
+  EXPECT_DOUBLE_EQ(m[0].ss_ms, 0.0);
+  EXPECT_DOUBLE_EQ(m[0].unattributed_ms, 0.0);
+  EXPECT_DOUBLE_EQ(column_sum(m[0]), m[0].rtt_ms);
+  std::string all;
+  for (const auto& n : notes) all += n;
+  EXPECT_NE(all.find("counted in the earlier stage"), std::string::npos) << all;
+}
+
+TEST(RttPartition, AResponseFrameSwappedBeforeTheReadLeavesAlUnknown) {
+  Builder b;
+  b.frame(0, 0).seen(1, 0, 0);
+  b.sent(10).read(1, 17).frame(16, 1).seen(20, 1, 1);  // files out of step: read after the swap
+  b.t.frames.back().tag = 1;
+  const auto m = match_timeline(b.t);
+  EXPECT_TRUE(std::isnan(m[0].al_ms));
+  EXPECT_TRUE(std::isnan(m[0].as_ms));  // its start (the swap, before the read) was dropped
+  EXPECT_DOUBLE_EQ(m[0].ss_ms, 3.0);
+  EXPECT_DOUBLE_EQ(column_sum(m[0]), m[0].rtt_ms);
 }
 
 TEST(RttMatch, InputsTheAppNeverReceivesAreNotReadAndTagsRealign) {
@@ -175,6 +281,7 @@ TEST(RttMatch, UnansweredInputsAndMissingInterposerFiles) {
   EXPECT_TRUE(std::isnan(m[1].rtt_ms));
   EXPECT_TRUE(std::isnan(m[1].al_ms));
   EXPECT_DOUBLE_EQ(m[1].ps_ms, 1.0);
+  EXPECT_TRUE(std::isnan(m[1].unattributed_ms));  // no RTT to partition
   EXPECT_EQ(m[2].status, MatchStatus::not_read);
 
   // Without inputs_read.csv and frames.csv only RTT is measurable: tag n = n-th sent.
@@ -239,6 +346,31 @@ TEST(RttSummary, DistributionsCountsAndClientFrames) {
   EXPECT_DOUBLE_EQ(s["stages_ms"]["AL_ms"]["mean"].get<double>(), 4.0);
   EXPECT_DOUBLE_EQ(s["stages_ms"]["RD_ms"]["mean"].get<double>(), 2.0);
   EXPECT_TRUE(s["stages_ms"]["RD_ms"].contains("source"));
+  EXPECT_EQ(s["stages_ms"]["RD_ms"]["in_rtt_sum"], false);
+  // Every column on the local path has the same n, and the shares of the RTT add up to 1.
+  const auto& part = s["rtt_partition"];
+  EXPECT_EQ(part["columns"], nlohmann::json::array({"wait_app_ms", "PS_ms", "AL_ms", "AS_ms", "wait_later_frame_ms",
+                                                    "SS_ms", "unattributed_ms"}));
+  double shares = 0;
+  for (const auto& c : part["columns"]) {
+    EXPECT_EQ(s["stages_ms"][c.get<std::string>()]["n"], 10) << c;
+    shares += s["stages_ms"][c.get<std::string>()]["rtt_share"].get<double>();
+  }
+  EXPECT_NEAR(shares, 1.0, 1e-12);
+  EXPECT_EQ(part["complete"], 10);
+  EXPECT_EQ(part["matched"], 10);
+  EXPECT_LT(part["max_sum_error_ms"].get<double>(), 1e-9);
+  EXPECT_DOUBLE_EQ(part["unattributed_share"]["max"].get<double>(), 0.0);
+  // AS is named for what it holds: without a known software renderer, the swap call.
+  EXPECT_EQ(s["stages_ms"]["AS_ms"]["label"], "AS");
+  b.t.gl_renderer = "llvmpipe (LLVM 15.0.6, 256 bits)";
+  const auto soft = rtt_summary(b.t, m);
+  EXPECT_EQ(soft["stages_ms"]["AS_ms"]["label"], "RD+AS");
+  EXPECT_EQ(soft["rtt_partition"]["software_renderer"], true);
+  const std::string table = format_rtt_summary(soft);
+  EXPECT_NE(table.find("RD+AS swap"), std::string::npos) << table;
+  EXPECT_NE(table.find("Unattributed"), std::string::npos) << table;
+  EXPECT_NE(table.find("llvmpipe"), std::string::npos) << table;
   EXPECT_EQ(s["client_frames"]["seen"], 11);
   EXPECT_EQ(s["client_frames"]["duplicates"], 1);
   EXPECT_EQ(s["client_frames"]["missed"], 0);
@@ -305,14 +437,17 @@ TEST(RttFiles, MatchInputsReadsTheSessionAndWritesInputsCsv) {
   std::getline(in, row2);
   EXPECT_EQ(header.rfind("tag,kind,sent_ns,read_ns,response_frame,seen_ns,rtt_ms,PS_ms,AL_ms,RD_ms,AS_ms", 0), 0u);
   EXPECT_EQ(row1, "1,key_press,1000000000,1001000000,1,1007000000,7.000000,1.000000,4.000000,1.250000,"
-                  "2.000000,65,1,1,matched,,,,,");
-  // Local session: the remote stages (CS SP CP SS FC) are empty cells, never 0.
-  EXPECT_NE(header.find(",status,CS_ms,SP_ms,CP_ms,SS_ms,FC_ms"), std::string::npos);
+                  "0.100000,65,1,1,matched,,,,1.900000,,0.000000,0.000000,,0.000000");
+  // Local session: the remote stages (CS SP CP FC, wait_proxy) are empty cells, never 0.
+  EXPECT_NE(header.find(",status,CS_ms,SP_ms,CP_ms,SS_ms,FC_ms,wait_app_ms,wait_later_frame_ms,wait_proxy_ms,"
+                        "unattributed_ms"),
+            std::string::npos);
   EXPECT_FALSE(s["stages_ms"].contains("CS_ms"));
+  EXPECT_FALSE(s["stages_ms"].contains("wait_proxy_ms"));
   EXPECT_FALSE(s.contains("fps_client_updates"));
   // Unknown RD is an empty cell, never 0.
   EXPECT_EQ(row2, "2,key_release,1010000000,1011000000,2,1022000000,12.000000,1.000000,9.000000,,"
-                  "2.000000,65,2,2,matched,,,,,");
+                  "0.100000,65,2,2,matched,,,,1.900000,,0.000000,0.000000,,0.000000");
 }
 
 TEST(RttFiles, BadContentNamesFileAndLine) {

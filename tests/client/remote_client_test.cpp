@@ -131,8 +131,13 @@ void check_and_report(const RunResult& r, const Dir& dir, const std::string& lab
   EXPECT_EQ(updates.size(), r.rfb.updates);
   std::uint64_t n = 0, marker_rows = 0;
   std::vector<double> bytes;
+  long long next_offset = 0;  // an update starts at or after the end of the previous one
   for (const auto& u : updates) {
-    ASSERT_EQ(u.size(), 10u);
+    ASSERT_EQ(u.size(), 11u);
+    ASSERT_FALSE(u[10].empty());
+    const long long offset = std::stoll(u[10]);
+    EXPECT_GE(offset, next_offset) << "update " << u[0];
+    next_offset = offset + (u[4].empty() ? 0 : std::stoll(u[4]));
     EXPECT_EQ(std::stoull(u[0]), ++n);
     const long long start = std::stoll(u[1]), end = std::stoll(u[2]);
     EXPECT_LE(start, end);

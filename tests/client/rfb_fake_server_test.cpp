@@ -171,10 +171,12 @@ TEST(RfbFakeServer, GarbageAfterAnUpdateIsReportedAndTheClientStops) {
   std::ifstream updates(dir.path / "client_updates.csv");
   std::string line;
   std::getline(updates, line);  // the header row first
-  EXPECT_EQ(line, "update,start_ns,end_ns,rects,bytes,x,y,w,h,marker");
+  EXPECT_EQ(line, "update,start_ns,end_ns,rects,bytes,x,y,w,h,marker,offset");
   ASSERT_TRUE(std::getline(updates, line));
-  // 4 bytes header + 12 bytes rectangle header + 64 x 32 x 4 bytes of pixels.
+  // 4 bytes header + 12 bytes rectangle header + 64 x 32 x 4 bytes of pixels, after the 46 bytes
+  // of the server's handshake (version 12, security types 2, result 4, ServerInit 28).
   EXPECT_NE(line.find(",1," + std::to_string(4 + 12 + 64 * 32 * 4) + ",0,0,64,32,"), std::string::npos) << line;
+  EXPECT_EQ(line.substr(line.rfind(',') + 1), "46") << line;
 }
 
 TEST(RfbFakeServer, AClosedConnectionIsReported) {

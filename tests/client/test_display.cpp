@@ -88,6 +88,7 @@ struct Read {
 struct Frame {
   unsigned long frame;
   std::int64_t swap_ns;
+  std::int64_t return_ns;  // the "swap" (copy to the window and flush) returned
   unsigned long tag;
 };
 
@@ -141,22 +142,23 @@ struct Frame {
     const std::int64_t swap_ns = monotonic_ns();
     XCopyArea(d, back, w, gc, 0, 0, static_cast<unsigned>(o.width), static_cast<unsigned>(o.height), 0, 0);
     XFlush(d);
-    frames.push_back({frame, swap_ns, tag});
+    frames.push_back({frame, swap_ns, monotonic_ns(), tag});
     pollfd p{stop_fd, POLLIN, 0};
     if (::poll(&p, 1, o.frame_period_ms) != 0) break;  // readable or closed: stop
   }
   const std::string dir = o.out_dir;
   if (FILE* f = std::fopen((dir + "/inputs_read.csv").c_str(), "w")) {
-    std::fprintf(f, "# pictor inputs_read schema 1\ntag,kind,detail,read_ns\n");
+    std::fprintf(f, "tag,kind,detail,read_ns\n");
     for (const Read& r : reads) std::fprintf(f, "%lu,%s,%u,%lld\n", r.tag, r.kind, r.detail, static_cast<long long>(r.ns));
     std::fclose(f);
   } else {
     _exit(4);
   }
   if (FILE* f = std::fopen((dir + "/frames.csv").c_str(), "w")) {
-    std::fprintf(f, "# pictor frames schema 1\nframe,ctx,swap_ns,frame_ms,cpu_ms,swap_call_ms,gpu_ms,fc_ms,tag\n");
+    std::fprintf(f, "frame,ctx,swap_ns,frame_ms,outside_swap_ms,swap_call_ms,gpu_ms,fc_ms,tag\n");
     for (const Frame& fr : frames) {
-      std::fprintf(f, "%lu,1,%lld,,,,,,", fr.frame, static_cast<long long>(fr.swap_ns));
+      std::fprintf(f, "%lu,1,%lld,,,%.4f,,,", fr.frame, static_cast<long long>(fr.swap_ns),
+                   static_cast<double>(fr.return_ns - fr.swap_ns) / 1e6);
       if (fr.tag > 0) std::fprintf(f, "%lu", fr.tag);
       std::fprintf(f, "\n");
     }

@@ -32,7 +32,7 @@ TEST(ProxyEventRow, EveryKindHasItsColumns) {
   in.start_ns = in.end_ns = 1000;
   in.detail = 0x61;
   in.down = 1;
-  EXPECT_EQ(row(in), "input,1000,1000,7,,key,97,1,,,,,\n");
+  EXPECT_EQ(row(in), "input,1000,1000,7,,key,97,1,,,,,,\n");
 
   ProxyRecord j;
   j.kind = ProxyRecordKind::jpeg;
@@ -42,7 +42,35 @@ TEST(ProxyEventRow, EveryKindHasItsColumns) {
   j.width = 640;
   j.height = 360;
   j.quality = 42;
-  EXPECT_EQ(row(j), "jpeg,5,9,,1234,,,,,,640,360,42\n");
+  j.detail = static_cast<std::int64_t>(EncoderCall::jpeg_compress);
+  EXPECT_EQ(row(j), "jpeg,5,9,,1234,,,,,,640,360,42,jpeg_start_compress\n");
+
+  // Every encoder names its function in `call`; its detail (the call's number) is not printed.
+  ProxyRecord z;
+  z.kind = ProxyRecordKind::zlib;
+  z.start_ns = 20;
+  z.end_ns = 25;
+  z.bytes = 77;
+  z.detail = static_cast<std::int64_t>(EncoderCall::deflate);
+  EXPECT_EQ(row(z), "zlib,20,25,,77,,,,,,,,,deflate\n");
+  z.detail = static_cast<std::int64_t>(EncoderCall::deflate_init2);
+  z.bytes = -1;
+  EXPECT_EQ(row(z), "zlib,20,25,,,,,,,,,,,deflateInit2_\n");
+  ProxyRecord l;
+  l.kind = ProxyRecordKind::lzo;
+  l.start_ns = 1;
+  l.end_ns = 2;
+  l.bytes = 10;
+  l.detail = static_cast<std::int64_t>(EncoderCall::lzo1x_1_compress);
+  EXPECT_EQ(row(l), "lzo,1,2,,10,,,,,,,,,lzo1x_1_compress\n");
+
+  ProxyRecord c;
+  c.kind = ProxyRecordKind::cork;
+  c.fd = 7;
+  c.start_ns = 30;
+  c.end_ns = 31;
+  c.detail = 1;
+  EXPECT_EQ(row(c), "cork,30,31,7,,,1,,,,,,,\n");
 
   ProxyRecord w;
   w.kind = ProxyRecordKind::write;
@@ -50,7 +78,7 @@ TEST(ProxyEventRow, EveryKindHasItsColumns) {
   w.start_ns = 10;
   w.end_ns = 12;
   w.bytes = 0;
-  EXPECT_EQ(row(w), "write,10,12,7,0,,,,,,,,\n");
+  EXPECT_EQ(row(w), "write,10,12,7,0,,,,,,,,,\n");
 
   ProxyRecord p;
   p.kind = ProxyRecordKind::parse_stop;
@@ -95,6 +123,12 @@ TEST(EventWriter, DrainsTheRingIntoTheFileAndSummarisesInProxyJson) {
       j.kind = ProxyRecordKind::jpeg;
       j.quality = 15;
       w.push(j);
+      for (const ProxyRecordKind k : {ProxyRecordKind::zlib, ProxyRecordKind::zlib, ProxyRecordKind::cork}) {
+        ProxyRecord e;
+        e.kind = k;
+        e.detail = k == ProxyRecordKind::zlib ? static_cast<std::int64_t>(EncoderCall::deflate) : 1;
+        w.push(e);
+      }
       ProxyRecord p;
       p.kind = ProxyRecordKind::parse_stop;
       p.fd = 9;
@@ -108,15 +142,19 @@ TEST(EventWriter, DrainsTheRingIntoTheFileAndSummarisesInProxyJson) {
   std::ifstream csv(dir / "proxy_events.csv");
   std::string line;
   std::getline(csv, line);  // the header row first: any CSV reader opens the file
-  EXPECT_EQ(line, "kind,start_ns,end_ns,fd,bytes,input,detail,down,x,y,width,height,quality");
-  int writes = 0, jpegs = 0, other = 0;
+  EXPECT_EQ(line, "kind,start_ns,end_ns,fd,bytes,input,detail,down,x,y,width,height,quality,call");
+  int writes = 0, jpegs = 0, zlibs = 0, corks = 0, other = 0;
   while (std::getline(csv, line)) {
     if (line.rfind("write,", 0) == 0) ++writes;
     else if (line.rfind("jpeg,", 0) == 0) ++jpegs;
+    else if (line.rfind("zlib,", 0) == 0) ++zlibs;
+    else if (line.rfind("cork,", 0) == 0) ++corks;
     else ++other;
   }
   EXPECT_EQ(writes, 10);
   EXPECT_EQ(jpegs, 1);
+  EXPECT_EQ(zlibs, 2);
+  EXPECT_EQ(corks, 1);
   EXPECT_EQ(other, 0);
 
   const auto j = nlohmann::json::parse(std::ifstream(dir / "proxy.json"));
@@ -125,6 +163,9 @@ TEST(EventWriter, DrainsTheRingIntoTheFileAndSummarisesInProxyJson) {
   EXPECT_EQ(j["counts"]["writes"], 10);
   EXPECT_EQ(j["counts"]["write_bytes"], 100);
   EXPECT_EQ(j["counts"]["motion_events"], 3);
+  EXPECT_EQ(j["counts"]["zlib_calls"], 2);
+  EXPECT_EQ(j["counts"]["lzo_calls"], 0);
+  EXPECT_EQ(j["counts"]["corks"], 1);
   EXPECT_EQ(j["jpeg_quality_seen"], nlohmann::json::array({15}));
   EXPECT_EQ(j["hooks"]["missing"], nlohmann::json::array({"tjCompress2"}));
   ASSERT_EQ(j["parse_problems"].size(), 1u);

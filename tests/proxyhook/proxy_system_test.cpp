@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -133,7 +134,8 @@ class ProxyHookSystem : public ::testing::Test {
     EXPECT_TRUE(j["parse_problems"].empty()) << j["parse_problems"].dump();
     EXPECT_EQ(j["records_dropped"], 0);
     const auto found = j["hooks"]["found"].dump();
-    for (const char* name : {"accept", "read", "write", "jpeg_start_compress", "jpeg_finish_compress"})
+    for (const char* name : {"accept", "read", "write", "setsockopt", "jpeg_start_compress", "jpeg_finish_compress",
+                             "deflate", "deflateInit_"})
       EXPECT_NE(found.find(std::string("\"") + name + "\""), std::string::npos) << name << " not hooked";
     // Tight quality level 5 is JPEG quality 77 in both proxies; 75 would be jpeg_set_defaults' own call.
     EXPECT_EQ(j["jpeg_quality_seen"], nlohmann::json::array({77}));
@@ -151,6 +153,9 @@ class ProxyHookSystem : public ::testing::Test {
     // A proxy stopped before it noticed the viewer hang up never calls close on that fd.
     EXPECT_LE(n["close"], 1);
     EXPECT_GE(n["jpeg"], 1);
+    // Tight's indexed and full-colour rectangles that are not JPEG go through zlib in both proxies.
+    EXPECT_GE(n["zlib"], 1);
+    EXPECT_EQ(j["counts"]["zlib_calls"], n["zlib"]);
     EXPECT_GE(n["write"], 1);
     // The five keys, each pressed and released, in order, on the client's connection.
     std::vector<const Row*> inputs;
@@ -170,7 +175,17 @@ class ProxyHookSystem : public ::testing::Test {
       if (r.kind == "write") {
         EXPECT_GT(r.num("bytes"), 0);
       }
+      if (r.kind == "zlib") {
+        const std::string& call = r.f.at("call");
+        EXPECT_TRUE(call == "deflate" || call == "deflateInit_" || call == "deflateInit2_" || call == "deflateParams" ||
+                    call == "compress" || call == "compress2")
+            << call;
+        if (call == "deflate") {
+          EXPECT_GE(r.num("bytes"), 0);
+        }
+      }
       if (r.kind == "jpeg") {
+        EXPECT_TRUE(r.f.at("call") == "jpeg_start_compress" || r.f.at("call") == "tjCompress2") << r.f.at("call");
         EXPECT_GT(r.num("width"), 0);
         EXPECT_GT(r.num("height"), 0);
         sized |= r.num("bytes") > 0;
@@ -214,6 +229,19 @@ TEST_F(ProxyHookSystem, XvncRecordsInputsCompressionsAndWrites) {
   xvnc.stop(5);  // SIGTERM: Xvnc exits normally, the preload flushes
   const auto rows = check_common("xvnc");
   for (const Row& r : rows) EXPECT_NE(r.kind, "deliver") << "Xvnc delivers inside its binary";
+  // Xvnc corks the client's socket around every update it writes: on, off, on, off, ...
+  std::vector<const Row*> corks;
+  std::int64_t fd = -1;
+  for (const Row& r : rows) {
+    if (r.kind == "connect") fd = r.num("fd");
+    if (r.kind == "cork") corks.push_back(&r);
+  }
+  ASSERT_GE(corks.size(), 4u);
+  std::sort(corks.begin(), corks.end(), [](const Row* a, const Row* b) { return a->start < b->start; });
+  for (std::size_t i = 0; i < corks.size(); ++i) {
+    EXPECT_EQ(corks[i]->num("fd"), fd);
+    EXPECT_EQ(corks[i]->num("detail"), i % 2 == 0 ? 1 : 0) << "cork " << i;
+  }
 }
 
 TEST_F(ProxyHookSystem, X11vncAlsoRecordsDeliveries) {
@@ -234,6 +262,7 @@ TEST_F(ProxyHookSystem, X11vncAlsoRecordsDeliveries) {
   const auto rows = check_common("x11vnc");
   std::vector<const Row*> inputs, deliveries;
   for (const Row& r : rows) {
+    EXPECT_NE(r.kind, "cork") << "libvncserver writes without corking";
     if (r.kind == "input") inputs.push_back(&r);
     if (r.kind == "deliver") deliveries.push_back(&r);
   }
