@@ -5,13 +5,15 @@
 
 #include <charconv>
 #include <cmath>
+#include <unordered_map>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace pictor::analysis {
 
 void fail_at(const std::string& path, std::size_t line, std::string_view cause) {
-  throw UsageError(fmt::format("{}:{}: {}", path, line, cause));
+  throw UsageError(fmt::format("{}:{}: {}", quote_for_error(path, 200), line, cause));
 }
 
 CsvReader::CsvReader(std::string_view text, std::string path)
@@ -106,7 +108,18 @@ std::string fold(std::string_view text) {
 CsvHeader::CsvHeader(const CsvRow& row, std::string path)
     : names_(row.fields), path_(std::move(path)), line_(row.line) {
   folded_.reserve(names_.size());
+  std::unordered_map<std::string_view, std::size_t> first;  // a hostile header may be huge
   for (const std::string& name : names_) folded_.push_back(fold(name));
+  for (std::size_t i = 0; i < folded_.size(); ++i) {
+    // Empty names (a trailing comma) are never looked up, so only named columns must be unique.
+    if (folded_[i].empty()) continue;
+    const auto [it, added] = first.emplace(folded_[i], i);
+    if (!added) {
+      fail_at(path_, line_,
+              fmt::format("column '{}' appears twice in the header (columns {} and {})",
+                          quote_for_error(names_[i], 40), it->second + 1, i + 1));
+    }
+  }
 }
 
 std::optional<std::size_t> CsvHeader::find(std::string_view name) const {
@@ -157,7 +170,8 @@ bool is_not_available(std::string_view s) { return s.empty() || s == "NA" || s =
 [[noreturn]] void bad_value(const CsvRow& row, const CsvHeader& header, std::size_t column,
                             std::string_view what) {
   fail_at(header.path(), row.line,
-          fmt::format("column '{}': '{}' is {}", header.name(column), row.fields[column], what));
+          fmt::format("column '{}': '{}' is {}", header.name(column),
+                      quote_for_error(row.fields[column], 40), what));
 }
 
 std::optional<double> parse_double(std::string_view s) {
@@ -202,6 +216,35 @@ int64_t field_int64(const CsvRow& row, const CsvHeader& header, std::size_t colu
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec == std::errc::result_out_of_range) bad_value(row, header, column, "out of range");
   if (ec != std::errc{} || end != s.data() + s.size()) bad_value(row, header, column, "not an integer");
+  return value;
+}
+
+namespace {
+
+[[noreturn]] void negative(const CsvRow& row, const CsvHeader& header, std::size_t column,
+                           std::string_view value) {
+  fail_at(header.path(), row.line,
+          fmt::format("column '{}': negative value {}", header.name(column), value));
+}
+
+}  // namespace
+
+std::optional<double> field_optional_nonnegative(const CsvRow& row, const CsvHeader& header,
+                                                 std::size_t column) {
+  const auto value = field_optional_double(row, header, column);
+  if (value && *value < 0) negative(row, header, column, quote_for_error(trimmed(row.fields[column]), 40));
+  return value;
+}
+
+double field_nonnegative(const CsvRow& row, const CsvHeader& header, std::size_t column) {
+  const double value = field_double(row, header, column);
+  if (value < 0) negative(row, header, column, quote_for_error(trimmed(row.fields[column]), 40));
+  return value;
+}
+
+int64_t field_nonnegative_int64(const CsvRow& row, const CsvHeader& header, std::size_t column) {
+  const int64_t value = field_int64(row, header, column);
+  if (value < 0) negative(row, header, column, std::to_string(value));
   return value;
 }
 

@@ -10,7 +10,8 @@
 
 namespace pictor::analysis {
 
-// Throws pictor::UsageError with the one-line message "<path>:<line>: <cause>".
+// Throws pictor::UsageError with the one-line message "<path>:<line>: <cause>" (the path escaped
+// as core/text.h quote_for_error does; a cause quoting the file's text must escape it too).
 [[noreturn]] void fail_at(const std::string& path, std::size_t line, std::string_view cause);
 
 struct CsvRow {
@@ -43,6 +44,8 @@ class CsvReader {
 // spaces (PresentMon has written both "msBetweenPresents" and "MsBetweenPresents").
 class CsvHeader {
  public:
+  // Throws "<path>:<line>: column 'NAME' appears twice in the header (columns 2 and 5)": a name
+  // given twice cannot say which of its columns holds the figure.
   CsvHeader(const CsvRow& row, std::string path);
 
   std::optional<std::size_t> find(std::string_view name) const;
@@ -73,11 +76,18 @@ std::string fold(std::string_view text);
 bool check_row_width(const CsvRow& row, const CsvHeader& header, std::vector<std::string>& notes);
 
 // Field parsing. Each throws "<path>:<line>: column 'NAME': 'TEXT' is not a number" (or "not an
-// integer", "not a finite number") on bad text. The optional forms return nullopt for an empty
-// field or "NA" (PresentMon's marker for not available).
+// integer", "not a finite number") on bad text, TEXT escaped and cut short as quote_for_error
+// does. The optional forms return nullopt for an empty field or "NA" (PresentMon's marker for
+// not available).
 double field_double(const CsvRow& row, const CsvHeader& header, std::size_t column);
 std::optional<double> field_optional_double(const CsvRow& row, const CsvHeader& header,
                                             std::size_t column);
 int64_t field_int64(const CsvRow& row, const CsvHeader& header, std::size_t column);
+// The same for a quantity that is never negative (a time, a rate, a count): a value below 0
+// throws "<path>:<line>: column 'NAME': negative value -0.5".
+double field_nonnegative(const CsvRow& row, const CsvHeader& header, std::size_t column);
+std::optional<double> field_optional_nonnegative(const CsvRow& row, const CsvHeader& header,
+                                                 std::size_t column);
+int64_t field_nonnegative_int64(const CsvRow& row, const CsvHeader& header, std::size_t column);
 
 }  // namespace pictor::analysis

@@ -13,6 +13,10 @@ enum class FrameFormat { pictor, mangohud, presentmon, unknown };
 // Decides the format from the first lines of the text (never from the file name).
 FrameFormat detect_frame_format(std::string_view text);
 
+// The text of one frame-time file in any supported format, as load_frames reads it once the file
+// is in memory (without the schema check of the JSON beside a session's frames.csv).
+FrameSeries read_frames_text(std::string_view text, const std::string& path);
+
 FrameSeries read_pictor_frames(std::string_view text, const std::string& path);
 FrameSeries read_mangohud_log(std::string_view text, const std::string& path);
 FrameSeries read_presentmon_csv(std::string_view text, const std::string& path);

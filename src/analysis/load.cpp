@@ -4,17 +4,14 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "analysis/csv.h"
 #include "analysis/importers.h"
 #include "analysis/session_schema.h"
 #include "core/csv_files.h"
 #include "core/error.h"
+#include "core/text.h"
 
 namespace pictor::analysis {
 
@@ -38,15 +35,6 @@ bool has_field(std::string_view folded_line, std::string_view name) {
     b = e + 1;
   }
   return false;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw UsageError(fmt::format("{}: read error: {}", path, std::strerror(errno)));
-  return std::move(text).str();
 }
 
 }  // namespace
@@ -78,27 +66,34 @@ FrameFormat detect_frame_format(std::string_view text) {
   return FrameFormat::unknown;
 }
 
+FrameSeries read_frames_text(std::string_view text, const std::string& path) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) fail_at(path, 1, "file is empty");
+  switch (detect_frame_format(text)) {
+    case FrameFormat::pictor:
+      return read_pictor_frames(text, path);
+    case FrameFormat::mangohud:
+      return read_mangohud_log(text, path);
+    case FrameFormat::presentmon:
+      return read_presentmon_csv(text, path);
+    case FrameFormat::unknown:
+      break;
+  }
+  fail_at(path, 1,
+          "unknown format: not a Pictor frames.csv, a MangoHud CSV log or a PresentMon CSV");
+}
+
 FrameSeries load_frames(const std::string& path) {
   std::error_code ec;
   std::string file = path;
   if (std::filesystem::is_directory(path, ec)) {
     file = (std::filesystem::path(path) / "frames.csv").string();
   }
-  const std::string text = read_file(file);
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) fail_at(file, 1, "file is empty");
-  switch (detect_frame_format(text)) {
-    case FrameFormat::pictor:
-      check_declared_schema(file, "frames.csv", csv_files::kFrames.schema);
-      return read_pictor_frames(text, file);
-    case FrameFormat::mangohud:
-      return read_mangohud_log(text, file);
-    case FrameFormat::presentmon:
-      return read_presentmon_csv(text, file);
-    case FrameFormat::unknown:
-      break;
+  // Refuses a device, a directory named frames.csv and a file too large to hold in memory.
+  const std::string text = read_input_file(file);
+  if (detect_frame_format(text) == FrameFormat::pictor) {
+    check_declared_schema(file, "frames.csv", csv_files::kFrames.schema);
   }
-  fail_at(file, 1,
-          "unknown format: not a Pictor frames.csv, a MangoHud CSV log or a PresentMon CSV");
+  return read_frames_text(text, file);
 }
 
 }  // namespace pictor::analysis

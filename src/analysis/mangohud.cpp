@@ -62,13 +62,11 @@ FrameSeries read_mangohud_log(std::string_view text, const std::string& path) {
     if (!check_row_width(row, *header, series.notes)) continue;
     Sample s;
     s.line = row.line;
-    s.fps = field_double(row, *header, c_fps);
-    s.frametime = field_double(row, *header, c_frametime);
-    if (c_elapsed) {
-      s.elapsed_ns = field_int64(row, *header, *c_elapsed);
-      // Time since logging started is never negative; refusing it keeps differences in int64.
-      if (*s.elapsed_ns < 0) fail_at(path, s.line, fmt::format("negative elapsed {}", *s.elapsed_ns));
-    }
+    // A rate and a time: a negative one is a damaged file, not a frame to leave out.
+    s.fps = field_nonnegative(row, *header, c_fps);
+    s.frametime = field_nonnegative(row, *header, c_frametime);
+    // Time since logging started is never negative; refusing it keeps differences in int64.
+    if (c_elapsed) s.elapsed_ns = field_nonnegative_int64(row, *header, *c_elapsed);
     if (!samples.empty() && s.elapsed_ns && samples.back().elapsed_ns &&
         *s.elapsed_ns < *samples.back().elapsed_ns) {
       fail_at(path, s.line,
@@ -101,7 +99,7 @@ FrameSeries read_mangohud_log(std::string_view text, const std::string& path) {
   std::size_t unmeasured = 0;
   std::vector<int64_t> elapsed;
   for (const Sample& s : samples) {
-    if (s.frametime <= 0.0) {
+    if (s.frametime == 0.0) {
       ++unmeasured;
       continue;
     }

@@ -11,6 +11,7 @@
 #include "analysis/csv.h"
 #include "analysis/importers.h"
 #include "core/csv_files.h"
+#include "core/text.h"
 
 namespace pictor::analysis {
 
@@ -42,7 +43,7 @@ void check_schema_comment(const CsvRow& row, const std::string& path) {
   try {
     schema = std::stoi(number);
   } catch (const std::exception&) {
-    fail_at(path, row.line, fmt::format("unreadable schema line '{}'", text));
+    fail_at(path, row.line, fmt::format("unreadable schema line '{}'", quote_for_error(text, 60)));
   }
   if (schema > kFramesSchema) {
     fail_at(path, row.line,
@@ -84,11 +85,12 @@ FrameSeries read_pictor_frames(std::string_view text, const std::string& path) {
     if (!check_row_width(row, *header, series.notes)) continue;
     FrameRow r;
     r.line = row.line;
-    r.frame = field_int64(row, *header, c_frame);
-    r.swap_ns = field_int64(row, *header, c_swap);
-    // CLOCK_MONOTONIC is never negative; refusing it also keeps every difference within int64.
-    if (r.swap_ns < 0) fail_at(path, r.line, fmt::format("negative swap_ns {}", r.swap_ns));
-    if (c_gpu) r.gpu_ms = field_optional_double(row, *header, *c_gpu).value_or(kUnknown);
+    // Frame numbers count from 0 and CLOCK_MONOTONIC is never negative; refusing negative values
+    // also keeps every difference between two of them within int64.
+    r.frame = field_nonnegative_int64(row, *header, c_frame);
+    r.swap_ns = field_nonnegative_int64(row, *header, c_swap);
+    // A timer query's elapsed time is unsigned: a negative GPU time is a damaged file.
+    if (c_gpu) r.gpu_ms = field_optional_nonnegative(row, *header, *c_gpu).value_or(kUnknown);
     const std::string ctx = c_ctx ? row.fields[*c_ctx] : std::string();
     auto [it, inserted] = by_ctx.try_emplace(ctx);
     if (inserted) ctx_order.push_back(ctx);
@@ -120,7 +122,7 @@ FrameSeries read_pictor_frames(std::string_view text, const std::string& path) {
   if (ctx_order.size() > 1) {
     series.notes.push_back(fmt::format(
         "{} GL contexts swapped; analysed context {} ({} frames), the one with the most frames",
-        ctx_order.size(), *chosen, rows.size()));
+        ctx_order.size(), quote_for_error(*chosen, 40), rows.size()));
   }
 
   series.swap_ns.reserve(rows.size());

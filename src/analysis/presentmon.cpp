@@ -3,21 +3,32 @@
 // "CPUStartTime"). One file may hold several processes and swap chains; the busiest one is read.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analysis/csv.h"
 #include "analysis/importers.h"
+#include "core/text.h"
 
 namespace pictor::analysis {
 
 namespace {
+
+// Times become int64 ns, and the frame analysis subtracts them: up to 1e12 ms (31 years) every
+// sum and difference of a time and an interval stays far inside int64, and no capture is longer.
+constexpr double kMaxMs = 1e12;
+
+[[noreturn]] void out_of_range(const CsvRow& row, const CsvHeader& header, std::size_t column) {
+  fail_at(header.path(), row.line,
+          fmt::format("column '{}': {} is out of range (above 1e12 ms, 31 years)", header.name(column),
+                      quote_for_error(row.fields[column], 40)));
+}
 
 struct Present {
   std::optional<double> frame_ms;
@@ -85,11 +96,17 @@ FrameSeries read_presentmon_csv(std::string_view text, const std::string& path) 
     if (!check_row_width(row, header, series.notes)) continue;
     Present p;
     p.line = row.line;
-    p.frame_ms = field_optional_double(row, header, *c_frame);
+    // Intervals and GPU times are never negative; a negative one is a damaged file.
+    p.frame_ms = field_optional_nonnegative(row, header, *c_frame);
+    if (p.frame_ms && *p.frame_ms > kMaxMs) out_of_range(row, header, *c_frame);
     if (c_time) {
-      if (auto t = field_optional_double(row, header, *c_time)) p.time_ms = *t * time_to_ms;
+      // Time since the capture started: never negative either.
+      if (auto t = field_optional_nonnegative(row, header, *c_time)) {
+        p.time_ms = *t * time_to_ms;
+        if (*p.time_ms > kMaxMs) out_of_range(row, header, *c_time);
+      }
     }
-    if (c_gpu) p.gpu_ms = field_optional_double(row, header, *c_gpu).value_or(kUnknown);
+    if (c_gpu) p.gpu_ms = field_optional_nonnegative(row, header, *c_gpu).value_or(kUnknown);
     std::pair<std::string, std::string> key{row.fields[c_pid],
                                             c_chain ? row.fields[*c_chain] : std::string()};
     auto [it, inserted] = chains.try_emplace(key);
@@ -107,25 +124,23 @@ FrameSeries read_presentmon_csv(std::string_view text, const std::string& path) 
   for (const auto& key : order) {
     if (chains[key].presents.size() > chosen->presents.size()) chosen = &chains[key];
   }
-  std::size_t processes = 0;
-  {
-    std::vector<std::string> seen;
-    for (const auto& key : order) {
-      if (std::find(seen.begin(), seen.end(), key.first) == seen.end()) seen.push_back(key.first);
-    }
-    processes = seen.size();
-  }
+  std::set<std::string_view> pids;  // a set: a damaged file may hold millions of them
+  for (const auto& key : order) pids.insert(key.first);
+  const std::size_t processes = pids.size();
+  // Names from the file, quoted so that a damaged one cannot break the note's line.
+  const std::string application = quote_for_error(chosen->application, 60);
+  const std::string process_id = quote_for_error(chosen->process_id, 20);
   const std::string chain_text =
-      chosen->swap_chain.empty() ? std::string() : fmt::format(", swap chain {}", chosen->swap_chain);
+      chosen->swap_chain.empty()
+          ? std::string()
+          : fmt::format(", swap chain {}", quote_for_error(chosen->swap_chain, 40));
   if (order.size() > 1) {
     series.notes.push_back(fmt::format(
         "{} process(es) / {} swap chain(s) presented; analysed {} (PID {}{}), {} presents, the "
         "one with the most",
-        processes, order.size(), chosen->application, chosen->process_id, chain_text,
-        chosen->presents.size()));
+        processes, order.size(), application, process_id, chain_text, chosen->presents.size()));
   } else {
-    series.notes.push_back(fmt::format("analysed {} (PID {}{})", chosen->application,
-                                       chosen->process_id, chain_text));
+    series.notes.push_back(fmt::format("analysed {} (PID {}{})", application, process_id, chain_text));
   }
 
   // Rows whose frame time is NA carry no interval; they are left out, and the timestamps with them
@@ -136,9 +151,6 @@ FrameSeries read_presentmon_csv(std::string_view text, const std::string& path) 
     if (!p.frame_ms) {
       ++not_available;
       continue;
-    }
-    if (*p.frame_ms < 0.0) {
-      fail_at(path, p.line, fmt::format("negative frame time {}", *p.frame_ms));
     }
     series.frame_ms.push_back(*p.frame_ms);
     if (c_gpu) series.gpu_ms.push_back(p.gpu_ms);

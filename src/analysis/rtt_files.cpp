@@ -8,12 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "analysis/csv.h"
 #include "analysis/rtt.h"
 #include "analysis/session_schema.h"
 #include "core/error.h"
+#include "core/text.h"
 
 namespace pictor::analysis {
 
@@ -21,13 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(path.string() + ": cannot open");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// Every session file is read whole, so a device or a huge file is refused by name first.
+std::string read_text(const fs::path& path) { return read_input_file(path.string()); }
 
 bool is_comment(const CsvRow& row) {
   return !row.fields.empty() && !row.fields[0].empty() && row.fields[0][0] == '#';
@@ -42,7 +37,7 @@ void check_schema(const CsvRow& row, const std::string& path, std::string_view n
   try {
     schema = std::stoi(folded.substr(prefix.size()));
   } catch (const std::exception&) {
-    fail_at(path, row.line, fmt::format("unreadable schema line '{}'", row.fields[0]));
+    fail_at(path, row.line, fmt::format("unreadable schema line '{}'", quote_for_error(row.fields[0], 60)));
   }
   if (schema > newest) {
     fail_at(path, row.line, fmt::format("{} schema {} is newer than this Pictor reads ({})", name,
@@ -102,7 +97,7 @@ std::string kind_field(const CsvRow& row, const CsvHeader& h, std::size_t c) {
     fail_at(h.path(), row.line,
             fmt::format("column '{}': unknown input kind '{}' (expected key_press, key_release, "
                         "button_press or button_release)",
-                        h.name(c), k));
+                        h.name(c), quote_for_error(k, 40)));
   }
   return k;
 }
@@ -184,7 +179,7 @@ void load_frames(const fs::path& path, RttTimeline& t) {
     if (by_ctx[ctx].size() > by_ctx[*chosen].size()) chosen = &ctx;
   if (order.size() > 1) {
     t.notes.push_back(fmt::format("{} GL contexts swapped; matched against context {} ({} frames)",
-                                  order.size(), *chosen, by_ctx[*chosen].size()));
+                                  order.size(), quote_for_error(*chosen, 40), by_ctx[*chosen].size()));
   }
   t.frames = std::move(by_ctx[*chosen]);
   t.have_frames = c_tag.has_value();
@@ -259,7 +254,8 @@ void load_proxy_events(const fs::path& path, RttTimeline& t) {
   auto input_kind = [&](const CsvRow& row) {
     const std::string& k = row.fields[c_input];
     if (k != "key" && k != "button")
-      fail_at(tab.path, row.line, fmt::format("column 'input': '{}' (expected key or button)", k));
+      fail_at(tab.path, row.line,
+              fmt::format("column 'input': '{}' (expected key or button)", quote_for_error(k, 40)));
     return k == "key";
   };
   ProxyEvents& p = t.proxy;
@@ -287,7 +283,7 @@ void load_proxy_events(const fs::path& path, RttTimeline& t) {
       fail_at(tab.path, row.line,
               fmt::format("column 'kind': unknown record kind '{}' (expected connect, input, deliver, jpeg, zlib, "
                           "lzo, write, cork or close)",
-                          kind));
+                          quote_for_error(kind, 40)));
     }
   }
   // Threads push in the order their calls end: restore time order where the rules need it.

@@ -7,12 +7,17 @@
 #include <string>
 
 #include "analysis/rtt.h"
+#include "core/text.h"
 
 namespace pictor::analysis {
 
 namespace {
 
-std::string num(const nlohmann::json& v) { return v.is_number() ? fmt::format("{:.2f}", v.get<double>()) : "-"; }
+// A figure in at most `width` characters (the table's 8-wide columns; 7 for each end of a CI),
+// so that huge values keep the columns apart.
+std::string num(const nlohmann::json& v, int width = 8) {
+  return v.is_number() ? fit_number(v.get<double>(), width, 2) : "-";
+}
 
 std::string percent(const nlohmann::json& v) {
   return v.is_number() ? fmt::format("{:.1f}%", 100.0 * v.get<double>()) : "-";
@@ -48,7 +53,7 @@ std::string format_rtt_summary(const nlohmann::json& summary) {
     if (!d.is_object()) return;
     std::string ci = "-";
     if (d.contains("ci95") && d["ci95"].is_array() && d["ci95"].size() == 2)
-      ci = num(d["ci95"][0]) + ".." + num(d["ci95"][1]);
+      ci = num(d["ci95"][0], 7) + ".." + num(d["ci95"][1], 7);
     out += fmt::format("  {:<12} {:>6} {:>8} {:>17} {:>8} {:>8} {:>8} {:>8} {:>8}\n", name, d.value("n", 0),
                        num(d["mean"]), ci, num(d["min"]), num(d["p50"]), num(d["p99"]), num(d["max"]),
                        d.contains("rtt_share") ? percent(d["rtt_share"]) : "");

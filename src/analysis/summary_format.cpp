@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis/summary.h"
+#include "core/text.h"
 
 namespace pictor::analysis {
 
@@ -17,6 +18,13 @@ std::string figure(const nlohmann::json& j, const char* key, const char* spec = 
   if (v.is_number()) return fmt::format(fmt::runtime(spec), v.get<double>());
   if (v.is_string()) return v.get<std::string>();
   return v.dump();
+}
+
+// A figure of the frame-time row, at most 8 characters so that the 9-wide columns keep a space
+// between them whatever the file held (1e300 ms is "1.0e+300", not 300 digits).
+std::string cell(const nlohmann::json& j, const char* key) {
+  if (j.is_object() && j.contains(key) && j[key].is_number_float()) return fit_number(j[key].get<double>(), 8, 2);
+  return figure(j, key);
 }
 
 }  // namespace
@@ -49,9 +57,9 @@ std::string format_frame_summary(const nlohmann::json& s) {
     out += fmt::format("{:<20}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}\n", "Frame time (ms)", "mean",
                        "min", "p50", "p90", "p95", "p99", "p99.9", "max");
     out += fmt::format("{:<20}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}\n",
-                       fmt::format("  n = {}", figure(ft, "n")), figure(ft, "mean"),
-                       figure(ft, "min"), figure(ft, "p50"), figure(ft, "p90"), figure(ft, "p95"),
-                       figure(ft, "p99"), figure(ft, "p999"), figure(ft, "max"));
+                       fmt::format("  n = {}", figure(ft, "n")), cell(ft, "mean"),
+                       cell(ft, "min"), cell(ft, "p50"), cell(ft, "p90"), cell(ft, "p95"),
+                       cell(ft, "p99"), cell(ft, "p999"), cell(ft, "max"));
   } else {
     line("Frame time (ms)", "unknown");
   }

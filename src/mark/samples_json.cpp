@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace pictor::mark {
 namespace {
@@ -17,30 +16,8 @@ using nlohmann::json;
 // refused while parsing, before it can build a tree that is costly to print or free.
 constexpr int kMaxDepth = 64;
 
-// What an error line quotes of the input: at most `limit` bytes, control and non-ASCII bytes
-// escaped as \xNN, so the line stays one short line of plain text whatever the input holds.
-std::string excerpt(std::string_view text, std::size_t limit) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (i == limit) {
-      out += "...";
-      break;
-    }
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c >= 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
-
 std::string quote(const json& v) {
-  return excerpt(v.dump(-1, ' ', false, json::error_handler_t::replace), 40);
+  return quote_for_error(v.dump(-1, ' ', false, json::error_handler_t::replace), 40);
 }
 
 struct TooDeep {};
@@ -73,7 +50,7 @@ double parse_number(const json& v, const std::string& where, const char* what) {
 }  // namespace
 
 SampleSet parse_sample_set(const std::string& text, const std::string& path) {
-  const std::string origin = excerpt(path, 200);
+  const std::string origin = quote_for_error(path, 200);
   const auto limit_depth = [](int depth, json::parse_event_t event, json&) {
     if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
         depth >= kMaxDepth)
@@ -85,7 +62,7 @@ SampleSet parse_sample_set(const std::string& text, const std::string& path) {
     doc = json::parse(text, limit_depth);
   } catch (const json::parse_error& e) {
     throw UsageError(origin + ":" + std::to_string(line_of(text, e.byte)) + ": malformed JSON (" +
-                     excerpt(e.what(), 160) + ")");
+                     quote_for_error(e.what(), 160) + ")");
   } catch (const TooDeep&) {
     throw UsageError(origin + ": JSON nested more than " + std::to_string(kMaxDepth) +
                      " levels deep (a samples file has 3)");
@@ -117,11 +94,8 @@ SampleSet parse_sample_set(const std::string& text, const std::string& path) {
 }
 
 SampleSet read_sample_set(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + excerpt(path, 200));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_sample_set(text.str(), path);
+  // Refuses a device (/dev/zero never ends) and a file too large to hold, naming it.
+  return parse_sample_set(read_input_file(path), path);
 }
 
 json samples_to_json(const std::vector<Sample>& samples) {

@@ -86,6 +86,39 @@ TEST(CsvHeader, FindsNamesIgnoringCaseAndSpaces) {
             "p.csv:1: missing required column 'FrameTime'");
 }
 
+TEST(CsvHeader, RefusesANameGivenTwice) {
+  // Which of two 'frame' columns holds the frame number cannot be told: refused, both named.
+  EXPECT_EQ(usage_error_of([] { CsvHeader(make_row({"frame", "ctx", "swap_ns", "Frame "}, 3), "d.csv"); }),
+            "d.csv:3: column 'Frame ' appears twice in the header (columns 1 and 4)");
+  // Unnamed columns (a trailing comma) are never looked up and may repeat.
+  const CsvHeader h(make_row({"a", "", "b", ""}, 1), "d.csv");
+  EXPECT_EQ(h.find("b"), 2u);
+}
+
+TEST(CsvFields, NegativeValuesOfQuantitiesThatCannotBeAreNamed) {
+  const CsvHeader h(make_row({"gpu_ms", "frame"}, 1), "n.csv");
+  EXPECT_EQ(usage_error_of([&] { field_optional_nonnegative(make_row({"-0.0035", "1"}, 4), h, 0); }),
+            "n.csv:4: column 'gpu_ms': negative value -0.0035");
+  EXPECT_EQ(usage_error_of([&] { field_nonnegative(make_row({" -2 ", "1"}, 5), h, 0); }),
+            "n.csv:5: column 'gpu_ms': negative value -2");
+  EXPECT_EQ(usage_error_of([&] { field_nonnegative_int64(make_row({"1", "-7"}, 6), h, 1); }),
+            "n.csv:6: column 'frame': negative value -7");
+  EXPECT_FALSE(field_optional_nonnegative(make_row({"NA", "1"}, 7), h, 0).has_value());
+  EXPECT_DOUBLE_EQ(*field_optional_nonnegative(make_row({"0", "1"}, 7), h, 0), 0.0);
+  EXPECT_EQ(field_nonnegative_int64(make_row({"1", "0"}, 7), h, 1), 0);
+}
+
+TEST(CsvFields, QuotedTextIsEscapedAndCutShort) {
+  // A NUL in a field used to end the message there: "column 'frame': '" and nothing more.
+  const CsvHeader h(make_row({"frame"}, 1), "q.csv");
+  EXPECT_EQ(usage_error_of([&] { field_int64(make_row({std::string("1\0\n2", 4)}, 2), h, 0); }),
+            "q.csv:2: column 'frame': '1\\x00\\x0a2' is not an integer");
+  const std::string msg = usage_error_of([&] { field_int64(make_row({std::string(100'000, 'z')}, 2), h, 0); });
+  EXPECT_EQ(msg, "q.csv:2: column 'frame': '" + std::string(40, 'z') + "...' is not an integer");
+  // The path, too: it is outside text as much as the file's content.
+  EXPECT_EQ(usage_error_of([] { fail_at("a\nb.csv", 3, "cause"); }), "a\\x0ab.csv:3: cause");
+}
+
 TEST(CsvFields, NumbersAndTheirErrors) {
   const CsvHeader h(make_row({"a", "b"}, 1), "f.csv");
   EXPECT_DOUBLE_EQ(field_double(make_row({" 12.5 ", "x"}, 7), h, 0), 12.5);

@@ -1,14 +1,18 @@
 // Every malformed input gives a UsageError whose one line names the file, the line and the cause.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "analysis/load.h"
 #include "analysis/summary.h"
+#include "core/text.h"
 #include "test_files.h"
 
 namespace pictor::analysis {
 namespace {
 
 using test::usage_error_of;
+using namespace std::string_literals;
 
 class LoadErrors : public ::testing::Test {
  protected:
@@ -78,7 +82,7 @@ TEST_F(LoadErrors, PictorOrderAndSchema) {
             "F:4: frame 1 follows frame 2 (line 3) of the same context: rows out of order");
   EXPECT_EQ(error_for("frame,ctx,swap_ns\n0,1,500\n1,1,400\n"),
             "F:3: swap_ns 400 is earlier than 500 of frame 0 (line 2)");
-  EXPECT_EQ(error_for("frame,ctx,swap_ns\n0,1,-5\n"), "F:2: negative swap_ns -5");
+  EXPECT_EQ(error_for("frame,ctx,swap_ns\n0,1,-5\n"), "F:2: column 'swap_ns': negative value -5");
   EXPECT_EQ(error_for("# pictor frames schema 2\nframe,ctx,swap_ns\n"),
             "F:1: frames.csv schema 2 is newer than this Pictor reads (1)");
 }
@@ -91,7 +95,7 @@ TEST_F(LoadErrors, MangoHudMalformed) {
             "F:5: column 'fps': 'sixty' is not a number");
   EXPECT_EQ(error_for("fps,frametime,elapsed\n0,16.6,0\n0,16.6,1\n"),
             "F:1: cannot tell the unit of 'frametime': no row has both fps and frametime above 0");
-  EXPECT_EQ(error_for("fps,frametime,elapsed\n60,16.6,-1\n"), "F:2: negative elapsed -1");
+  EXPECT_EQ(error_for("fps,frametime,elapsed\n60,16.6,-1\n"), "F:2: column 'elapsed': negative value -1");
   EXPECT_EQ(error_for("fps,frametime,elapsed\n60,16.6,100\n60,16.6,50\n"),
             "F:3: elapsed 50 is earlier than 100 on line 2");
   EXPECT_EQ(error_for("fps,frametime,elapsed\n60,16.6,0\n60,16.6\n60,16.6,3\n"),
@@ -104,9 +108,63 @@ TEST_F(LoadErrors, PresentMonMalformed) {
   EXPECT_EQ(error_for("Application,ProcessID,MsBetweenPresents\r\na.exe,1,16.6\r\na.exe,1,x\r\n"),
             "F:3: column 'MsBetweenPresents': 'x' is not a number");
   EXPECT_EQ(error_for("Application,ProcessID,MsBetweenPresents\na.exe,1,-3\n"),
-            "F:2: negative frame time -3");
+            "F:2: column 'MsBetweenPresents': negative value -3");
   EXPECT_EQ(error_for("Application,ProcessID,MsBetweenPresents\n\"a.exe,1,16\n"),
             "F:2: quoted field is not closed before the end of the file");
+}
+
+// Issue 14, item 9: what an importer was given that no tool writes gets a precise line.
+TEST_F(LoadErrors, NegativeTimesAreNamedByFileAndLine) {
+  // A negative GPU time used to be averaged in (mean -0.0035).
+  EXPECT_EQ(error_for("frame,ctx,swap_ns,gpu_ms\n0,1,100,0.5\n1,1,200,-0.0035\n"),
+            "F:3: column 'gpu_ms': negative value -0.0035");
+  EXPECT_EQ(error_for("frame,ctx,swap_ns\n-1,1,100\n"), "F:2: column 'frame': negative value -1");
+  // A negative MangoHud frame time used to be dropped as "frametime 0 (nothing measured yet)".
+  EXPECT_EQ(error_for("fps,frametime,elapsed\n60,16.6,0\n60,-16.6,16600000\n"),
+            "F:3: column 'frametime': negative value -16.6");
+  EXPECT_EQ(error_for("fps,frametime,elapsed\n-60,16.6,0\n"), "F:2: column 'fps': negative value -60");
+  EXPECT_EQ(error_for("Application,ProcessID,MsBetweenPresents,MsGPUBusy\na.exe,1,16,2\na.exe,1,16,-2\n"),
+            "F:3: column 'MsGPUBusy': negative value -2");
+  EXPECT_EQ(error_for("Application,ProcessID,MsBetweenPresents,TimeInSeconds\na.exe,1,16,-0.5\n"),
+            "F:2: column 'TimeInSeconds': negative value -0.5");
+  EXPECT_EQ(error_for("Application,ProcessID,MsBetweenPresents,TimeInSeconds\na.exe,1,16,1e300\n"),
+            "F:2: column 'TimeInSeconds': 1e300 is out of range (above 1e12 ms, 31 years)");
+}
+
+TEST_F(LoadErrors, FrameTimeZeroIsStillLeftOutWithItsNote) {
+  const FrameSeries s =
+      load_frames(dir_.write("m.csv", "fps,frametime,elapsed\n0,0,0\n60,16.6,16600000\n60,16.6,33200000\n"));
+  EXPECT_EQ(s.frame_ms.size(), 2u);
+  ASSERT_FALSE(s.notes.empty());
+  EXPECT_EQ(s.notes[0], "1 row(s) with frametime 0 (nothing measured yet) dropped");
+}
+
+TEST_F(LoadErrors, DuplicateHeaderColumnIsNamed) {
+  EXPECT_EQ(error_for("frame,ctx,swap_ns,swap_ns\n0,1,100,200\n"),
+            "F:1: column 'swap_ns' appears twice in the header (columns 3 and 4)");
+  EXPECT_EQ(error_for("os,cpu\na,b\nfps,frametime,elapsed,FPS\n60,16.6,0,60\n"),
+            "F:3: column 'FPS' appears twice in the header (columns 1 and 4)");
+}
+
+TEST_F(LoadErrors, NulAndControlBytesInAFieldAreEscaped) {
+  // The NUL used to cut the message: "column 'frame': '" and nothing more.
+  EXPECT_EQ(error_for("frame,ctx,swap_ns\n0,1,100\n\0\x1b[2J,1,200\n"s),
+            "F:3: column 'frame': '\\x00\\x1b[2J' is not an integer");
+}
+
+TEST_F(LoadErrors, DevicesDirectoriesAndHugeFilesAreRefusedByName) {
+  // /dev/zero never ends: reading it used to end in std::bad_alloc.
+  EXPECT_EQ(usage_error_of([] { load_frames("/dev/zero"); }),
+            "/dev/zero: is a character device, not a file Pictor can read");
+  // A session directory whose frames.csv is a directory used to be "file is empty".
+  std::filesystem::create_directories(dir_.path() + "/session/frames.csv");
+  EXPECT_EQ(usage_error_of([&] { load_frames(dir_.path() + "/session"); }),
+            dir_.path() + "/session/frames.csv: is a directory, not a file Pictor can read");
+  // Above the size limit, before anything is read (a sparse file: no disk is used).
+  const std::string big = dir_.path() + "/big.csv";
+  std::filesystem::resize_file(dir_.write("big.csv", "frame,ctx,swap_ns\n"), kMaxInputFileBytes + 1);
+  EXPECT_EQ(usage_error_of([&] { load_frames(big); }),
+            big + ": 1073741825 bytes is more than an input file may hold (1.0 GiB)");
 }
 
 }  // namespace
