@@ -1,0 +1,164 @@
+// `pictor` on bad command lines and bad input files, run as a user runs it: the exit status is 2
+// and the last line on stderr is "pictor: <cause>", one line of plain text that names the
+// command and the word or file at fault (issue 14, item 6).
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::string_literals;
+
+struct Result {
+  int status = -1;
+  std::string out;
+  std::string err;
+  // The last line of stderr, without its line end.
+  std::string last_err_line() const {
+    std::string e = err;
+    while (!e.empty() && e.back() == '\n') e.pop_back();
+    const auto nl = e.rfind('\n');
+    return nl == std::string::npos ? e : e.substr(nl + 1);
+  }
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  Cli() : dir_(fs::temp_directory_path() / ("pictor-cli-test-" + std::to_string(::getpid()))) {
+    fs::create_directories(dir_);
+  }
+  ~Cli() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& content) const {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << content;
+    return p.string();
+  }
+
+  // Runs pictor with `args` (no shell), stdout and stderr to files in the test's directory.
+  Result pictor(const std::vector<std::string>& args) const {
+    const std::string out = (dir_ / "stdout").string(), err = (dir_ / "stderr").string();
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    std::vector<std::string> argv_text{PICTOR_BIN};
+    argv_text.insert(argv_text.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_text) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    Result r;
+    if (posix_spawn(&pid, PICTOR_BIN, &actions, nullptr, argv.data(), environ) == 0) {
+      int status = 0;
+      ::waitpid(pid, &status, 0);
+      r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    r.out = read(out);
+    r.err = read(err);
+    return r;
+  }
+
+  static std::string read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  // Exit 2 and the last stderr line is exactly `line`, plain printable ASCII.
+  void expect_usage_error(const std::vector<std::string>& args, const std::string& line) const {
+    const Result r = pictor(args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.last_err_line(), line);
+    for (const char c : r.last_err_line()) {
+      EXPECT_TRUE(c >= 0x20 && c < 0x7f) << "byte " << int(static_cast<unsigned char>(c)) << " in " << r.err;
+    }
+  }
+
+  fs::path dir_;
+};
+
+const std::string kCommands = "run, analyze, graph, mark, suite, record, train, ic";
+
+TEST_F(Cli, NoCommandOrAnUnknownOneIsNamed) {
+  expect_usage_error({}, "pictor: a command is required (commands: " + kCommands + "; see pictor --help)");
+  // CLI11 said "A subcommand is required" here, without naming the word.
+  expect_usage_error({"frobnicate"},
+                     "pictor: unknown command 'frobnicate' (commands: " + kCommands + "; see pictor --help)");
+  expect_usage_error({"-q", "frobnicate", "x"},
+                     "pictor: unknown command 'frobnicate' (commands: " + kCommands + "; see pictor --help)");
+  expect_usage_error({"--bogus"}, "pictor: unknown option '--bogus' (see pictor --help)");
+  expect_usage_error({"ic", "frob"}, "pictor: ic: unknown command 'frob' (commands: eval; see pictor ic --help)");
+}
+
+TEST_F(Cli, OptionErrorsNameTheirCommandAndItsHelp) {
+  // CLI11 ended these with "Run with --help for more information." as the last line.
+  expect_usage_error({"run", "--duration"}, "pictor: run: --duration: 1 required TEXT missing (see pictor run --help)");
+  expect_usage_error({"run", "--bogus", "builtin:null"},
+                     "pictor: run: the following argument was not expected: --bogus (see pictor run --help)");
+  expect_usage_error({"analyze"}, "pictor: analyze: PATH is required (see pictor analyze --help)");
+  expect_usage_error({"analyze", "a.csv", "b.csv"},
+                     "pictor: analyze: the following argument was not expected: b.csv (see pictor analyze --help)");
+  expect_usage_error({"mark", "--controller", "wild"},
+                     "pictor: mark: --controller: wild not in {ramp,fixed} (see pictor mark --help)");
+  expect_usage_error({"mark", "score"}, "pictor: mark score: SAMPLES.json is required (see pictor mark score --help)");
+  expect_usage_error({"run", "--adapter", "vnc", "builtin:null"},
+                     "pictor: run: --adapter: vnc not in {local,xvnc,x11vnc} (see pictor run --help)");
+}
+
+TEST_F(Cli, BytesFromTheCommandLineAreEscaped) {
+  expect_usage_error({"analyze", "a.csv", "\x1b[2J\nx"},
+                     "pictor: analyze: the following argument was not expected: \\x1b[2J\\x0ax (see pictor analyze --help)");
+}
+
+TEST_F(Cli, HelpAndVersionAreNotErrors) {
+  const Result help = pictor({"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("Usage:"), std::string::npos);
+  EXPECT_EQ(help.err, "");
+  const Result version = pictor({"--version"});
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out, "pictor 0.1.0\n");
+}
+
+TEST_F(Cli, BadInputFilesGiveOneLineNamingFileAndCause) {
+  // A NUL in a field cut the message after "column 'frame': '".
+  const std::string nul = write("nul.csv", "frame,ctx,swap_ns\n0,1,0\n\0,1,5\n"s);
+  expect_usage_error({"analyze", nul}, "pictor: " + nul + ":3: column 'frame': '\\x00' is not an integer");
+  expect_usage_error({"analyze", "/dev/zero"}, "pictor: /dev/zero: is a character device, not a file Pictor can read");
+  fs::create_directories(dir_ / "session" / "frames.csv");
+  expect_usage_error({"analyze", (dir_ / "session").string()},
+                     "pictor: " + (dir_ / "session" / "frames.csv").string() +
+                         ": is a directory, not a file Pictor can read");
+  expect_usage_error({"mark", "score", "/dev/zero"},
+                     "pictor: /dev/zero: is a character device, not a file Pictor can read");
+  const std::string dup = write("dup.csv", "frame,ctx,swap_ns,frame\n0,1,0,0\n");
+  expect_usage_error({"analyze", dup}, "pictor: " + dup + ":1: column 'frame' appears twice in the header (columns 1 and 4)");
+}
+
+TEST_F(Cli, HugeValuesKeepTheTableColumnsApart) {
+  // Frames 10^18 ns apart: each figure used to be printed in full, running into the next.
+  const std::string f = write("huge.csv", "frame,ctx,swap_ns\n0,1,0\n1,1,1000000000000000000\n2,1,2000000000000000000\n");
+  const Result r = pictor({"analyze", f});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto at = r.out.find("  n = 2");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string row = r.out.substr(at, r.out.find('\n', at) - at);
+  EXPECT_EQ(row, "  n = 2              1.00e+12 1.00e+12 1.00e+12 1.00e+12 1.00e+12 1.00e+12 1.00e+12 1.00e+12");
+}
+
+}  // namespace
