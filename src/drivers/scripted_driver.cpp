@@ -76,9 +76,9 @@ ScriptedOptions parse_scripted_options(const std::map<std::string, std::string>&
 
 ScriptedDriver::ScriptedDriver(ScriptedOptions options)
     : options_(std::move(options)), rng_(options_.seed) {
-  if (!(options_.rate_hz > 0) || options_.rate_hz > kMaxRateHz) {
-    throw UsageError(fmt::format("scripted driver: rate={} Hz is outside 0..{} Hz", options_.rate_hz,
-                                 kMaxRateHz));
+  if (!(options_.rate_hz >= kMinRateHz) || options_.rate_hz > kMaxRateHz) {
+    throw UsageError(fmt::format("scripted driver: rate={} Hz is outside {}..{} Hz", options_.rate_hz,
+                                 kMinRateHz, kMaxRateHz));
   }
   if (options_.keys.empty()) throw UsageError("scripted driver: keys= lists no key");
   for (const auto& k : options_.keys) codes_.push_back(parse_input_code(k));

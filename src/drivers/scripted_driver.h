@@ -38,6 +38,9 @@ class ScriptedDriver : public Driver {
   static constexpr double kMinGapShare = 0.5;
   static constexpr double kMaxGapShare = 1.5;
   static constexpr double kMaxRateHz = 1000.0;
+  // One tap in ~17 minutes: slower rates are no benchmark, and below ~1e-9 Hz the tap period in
+  // ns no longer fits int64 (rate=1e-300 was undefined behaviour, found by fuzz/fuzz_specs).
+  static constexpr double kMinRateHz = 0.001;
 
  private:
   std::uint64_t draw_below(std::uint64_t n);  // uniform 0..n-1
