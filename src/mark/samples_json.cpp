@@ -63,6 +63,10 @@ SampleSet parse_sample_set(const std::string& text, const std::string& path) {
   } catch (const json::parse_error& e) {
     throw UsageError(origin + ":" + std::to_string(line_of(text, e.byte)) + ": malformed JSON (" +
                      quote_for_error(e.what(), 160) + ")");
+  } catch (const json::exception& e) {
+    // A number beyond a double's range ("1E400") is out_of_range, not parse_error, and carries no
+    // position (found by fuzz/fuzz_mark_samples.cpp: it escaped as a non-UsageError).
+    throw UsageError(origin + ": malformed JSON (" + quote_for_error(e.what(), 160) + ")");
   } catch (const TooDeep&) {
     throw UsageError(origin + ": JSON nested more than " + std::to_string(kMaxDepth) +
                      " levels deep (a samples file has 3)");

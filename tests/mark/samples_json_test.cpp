@@ -75,5 +75,13 @@ TEST(SampleSet, MessagesQuoteLittleAndEscapeBytes) {
   }
 }
 
+TEST(SampleSet, NumberBeyondADoubleIsAUsageError) {
+  // nlohmann throws out_of_range (not parse_error) for it: that escaped parse_sample_set
+  // (found by fuzz/fuzz_mark_samples.cpp; fuzz/corpus/mark_samples/number_overflow).
+  const std::string m = message("{\"fps\": 60, \"samples\": [[\"m\", 103.8E7711, 1, 16]]}");
+  EXPECT_EQ(m.rfind("in.json: malformed JSON ([json.exception.out_of_range.406] number overflow", 0), 0u) << m;
+  expect_short_plain_line(m);
+}
+
 }  // namespace
 }  // namespace pictor::mark
