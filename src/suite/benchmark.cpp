@@ -1,12 +1,12 @@
 #include "suite/benchmark.h"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "apps/scene.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "drivers/driver.h"
 
 namespace pictor::suite {
@@ -155,11 +155,8 @@ const std::vector<SuiteDefinition>& builtin_suites() {
 SuiteDefinition find_suite(const std::string& name_or_path) {
   namespace fs = std::filesystem;
   if (name_or_path.find('/') != std::string::npos || fs::path(name_or_path).extension() == ".suite") {
-    std::ifstream in(name_or_path);
-    if (!in) throw UsageError("suite file '" + name_or_path + "' not found");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_suite(ss.str(), fs::path(name_or_path).stem().string(), name_or_path);
+    // Refuses a device (/dev/zero), a directory or a huge file by name.
+    return parse_suite(read_input_file(name_or_path), fs::path(name_or_path).stem().string(), name_or_path);
   }
   std::string names;
   for (const auto& s : builtin_suites()) {

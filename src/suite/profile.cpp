@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <istream>
 #include <map>
 #include <regex>
@@ -13,6 +12,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "core/units.h"
 #include "drivers/driver.h"
 #include "drivers/input.h"
@@ -50,6 +50,19 @@ std::vector<std::string> split(const std::string& s, char sep) {
   std::istringstream in(s);
   while (std::getline(in, part, sep)) out.push_back(trim(part));
   return out;
+}
+
+// Checked by hand, not with std::regex: libstdc++'s matcher recurses once per character and a
+// long name in a hostile profile overflowed the stack (found by fuzz/fuzz_profile.cpp).
+bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool is_profile_name(const std::string& s) {
+  return !s.empty() && is_lower_alnum(s[0]) &&
+         std::all_of(s.begin(), s.end(), [](char c) { return is_lower_alnum(c) || c == '_' || c == '-'; });
+}
+bool is_env_name(const std::string& s) {
+  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  return !s.empty() && letter(s[0]) &&
+         std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
 }
 
 // Fields and whether they may be given more than once.
@@ -122,7 +135,7 @@ Profile parse_profile(std::istream& in, const std::string& file) {
     if (value.empty()) throw at("field '" + key + "' has no value");
     try {
       if (key == "name") {
-        if (!std::regex_match(value, std::regex("[a-z0-9][a-z0-9_-]*")))
+        if (!is_profile_name(value))
           throw UsageError("name '" + value + "' must be lower-case letters, digits, '-' or '_'");
         p.name = value;
       } else if (key == "description") {
@@ -134,7 +147,7 @@ Profile parse_profile(std::istream& in, const std::string& file) {
       } else if (key == "env") {
         const auto e = value.find('=');
         const std::string var = e == std::string::npos ? "" : value.substr(0, e);
-        if (!std::regex_match(var, std::regex("[A-Za-z_][A-Za-z0-9_]*")))
+        if (!is_env_name(var))
           throw UsageError("env needs VAR=value, got '" + value + "'");
         if (kReservedEnv.count(var)) throw UsageError("env may not set " + var + " (Pictor sets it for the game)");
         p.env.emplace_back(var, value.substr(e + 1));
@@ -198,8 +211,8 @@ Profile parse_profile(std::istream& in, const std::string& file) {
 }
 
 Profile load_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(path + ": cannot read the profile");
+  // Read whole first: a device (/dev/zero) or a huge file is refused by name, not read line by line.
+  std::istringstream in(read_input_file(path));
   return parse_profile(in, path);
 }
 

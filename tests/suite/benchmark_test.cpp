@@ -112,4 +112,16 @@ TEST(Suite, FilesAndTheirErrors) {
   EXPECT_EQ(s.name, "pictor-" + std::to_string(getpid()) + "-two");
   EXPECT_EQ(s.benchmarks.size(), 2u);
   std::filesystem::remove(path);
+  // A device, a directory or a missing file is refused by name before anything is read.
+  const auto error_of_file = [](const std::string& p) {
+    try {
+      find_suite(p);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(error_of_file("/dev/zero"), "/dev/zero: is a character device, not a file Pictor can read");
+  EXPECT_EQ(error_of_file("/tmp/"), "/tmp/: is a directory, not a file Pictor can read");
+  EXPECT_EQ(error_of_file(path.string()).rfind(path.string() + ": cannot open: No such file", 0), 0u);
 }

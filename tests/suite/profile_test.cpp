@@ -120,6 +120,30 @@ TEST(Profile, ErrorsNameFileLineAndCause) {
   EXPECT_EQ(error_of(base_without("description") + "description =\n"), "demo.profile:20: field 'description' has no value");
 }
 
+TEST(Profile, LongNamesAreCheckedWithoutRecursion) {
+  // std::regex recursed once per character: a 200 000-character name or env variable overflowed
+  // the stack (found by fuzz/fuzz_profile.cpp; fuzz/corpus/profile/long_name, long_env: 60 000 characters).
+  const std::string name(200'000, 'a');
+  EXPECT_EQ(error_of("name = " + name + "\ncommand = x\nwindow = w\ninputs = space\n", "p").rfind("p:", 0),
+            std::string::npos);  // parses
+  EXPECT_EQ(error_of("name = " + name + "!\n", "p").substr(0, 10), "p:1: name ");
+  EXPECT_EQ(error_of("name = x\nenv = " + std::string(200'000, 'A') + "=1\ncommand = x\nwindow = w\ninputs = space\n", "p"),
+            "");
+  EXPECT_EQ(error_of(kGood + "env = 9X=1\n"), "demo.profile:21: env needs VAR=value, got '9X=1'");
+  EXPECT_EQ(error_of(kGood.substr(0, kGood.find("name = demo")) + "name = -demo" +
+                     kGood.substr(kGood.find("name = demo") + 11)),
+            "demo.profile:2: name '-demo' must be lower-case letters, digits, '-' or '_'");
+}
+
+TEST(Profile, DevicesAreRefusedByName) {
+  EXPECT_THROW(load_profile("/dev/zero"), UsageError);
+  try {
+    load_profile("/dev/zero");
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "/dev/zero: is a character device, not a file Pictor can read");
+  }
+}
+
 TEST(Profile, MissingFieldsAndDriverMismatch) {
   EXPECT_EQ(error_of(base_without("command")), "demo.profile: missing field 'command'");
   EXPECT_EQ(error_of(base_without("window")), "demo.profile: missing field 'window'");
