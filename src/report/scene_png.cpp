@@ -15,7 +15,7 @@ namespace pictor::report {
 namespace {
 
 // cairo's image surfaces (and pixman below them) stop at this many pixels per side.
-constexpr int kMaxImageSide = 32767;
+constexpr int kMaxImageSide = kMaxPngSidePx;
 
 using SurfacePtr = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
 using ContextPtr = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>;

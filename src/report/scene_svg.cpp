@@ -58,6 +58,8 @@ const char* role_class(RectRole role) {
   switch (role) {
     case RectRole::Frame:
       return "frame";
+    case RectRole::Stall:
+      return "stall";
     case RectRole::Legend:
       return "legend";
     case RectRole::Panel:
