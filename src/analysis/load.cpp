@@ -11,7 +11,7 @@
 #include "analysis/session_schema.h"
 #include "core/csv_files.h"
 #include "core/error.h"
-#include "core/text.h"
+#include "core/files.h"
 
 namespace pictor::analysis {
 
@@ -89,7 +89,7 @@ FrameSeries load_frames(const std::string& path) {
     file = (std::filesystem::path(path) / "frames.csv").string();
   }
   // Refuses a device, a directory named frames.csv and a file too large to hold in memory.
-  const std::string text = read_input_file(file);
+  const std::string text = files::read_input_file(file);
   if (detect_frame_format(text) == FrameFormat::pictor) {
     check_declared_schema(file, "frames.csv", csv_files::kFrames.schema);
   }

@@ -13,6 +13,7 @@
 #include "analysis/rtt.h"
 #include "analysis/session_schema.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "core/text.h"
 
 namespace pictor::analysis {
@@ -22,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Every session file is read whole, so a device or a huge file is refused by name first.
-std::string read_text(const fs::path& path) { return read_input_file(path.string()); }
+std::string read_text(const fs::path& path) { return files::read_input_file(path.string()); }
 
 bool is_comment(const CsvRow& row) {
   return !row.fields.empty() && !row.fields[0].empty() && row.fields[0][0] == '#';
@@ -349,10 +350,7 @@ void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inp
                         ms_text(m.wait_app_ms), ms_text(m.wait_later_frame_ms), ms_text(m.wait_proxy_ms),
                         ms_text(m.unattributed_ms));
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw RunError("cannot write " + path);
+  files::write_file(path, text);
 }
 
 nlohmann::json match_inputs(const std::string& session_dir) {

@@ -22,6 +22,7 @@ struct EvalArgs {
   std::uint64_t seed = 1;
   int rounds = 1;
   std::string out;
+  bool force = false;
   bool json = false;
 };
 }  // namespace
@@ -41,7 +42,8 @@ void add_ic(CLI::App& app, Context& ctx) {
   eval->add_option("--adapter", args->adapter, "display/proxy stack")->capture_default_str();
   eval->add_option("--net", args->net, "emulated network (delay=20ms,...)");
   eval->add_option("--seed", args->seed, "seed of the reference player when it runs as a driver")->capture_default_str();
-  eval->add_option("-o,--out", args->out, "directory for the sessions and ic_eval.json");
+  eval->add_option("-o,--out", args->out, "directory for the sessions and ic_eval.json (default pictor-out/ic-eval, numbered if taken)");
+  eval->add_flag("--force", args->force, "--out holds earlier results: delete its contents and write there");
   eval->add_option("--rounds", args->rounds, "run the whole set this many times in turn; report medians")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
@@ -57,7 +59,7 @@ void add_ic(CLI::App& app, Context& ctx) {
     }
     if (target.rfind("builtin:", 0) != 0) throw UsageError("ic eval: the benchmark must be builtin:NAME, not '" + target + "'");
     o.run.builtin = target.substr(8);
-    o.run.duration_s = parse_duration_s(args->duration);
+    o.run.duration_s = parse_duration_s(args->duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
     o.run.size = parse_size(args->size);
     o.run.adapter = args->adapter;
     o.run.net = args->net;
@@ -66,6 +68,7 @@ void add_ic(CLI::App& app, Context& ctx) {
     o.reference = args->reference;
     o.seed = args->seed;
     o.out = args->out;
+    o.force = args->force;
     o.rounds = args->rounds;
     // Driver specs use ',' for their own options, so the list is split where a new spec starts:
     // at a comma followed by a registered driver name and ':' (or the end).

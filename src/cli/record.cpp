@@ -21,6 +21,7 @@ struct RecordArgs {
   std::string net;
   std::uint64_t seed = 1;
   std::string out;
+  bool force = false;
 };
 }  // namespace
 
@@ -38,10 +39,11 @@ void add_record(CLI::App& app, Context& ctx) {
   cmd->add_option("--net", args->net, "emulated network (delay=20ms,rate=50mbit)");
   cmd->add_option("--seed", args->seed, "the reference player's seed")->capture_default_str();
   cmd->add_option("-o,--out", args->out, "recording directory REC (created)")->required();
+  cmd->add_flag("--force", args->force, "REC holds earlier results: delete its contents and record there");
   cmd->footer("Example:\n  pictor record --driver reference builtin:racing:seed=3 -d 30s --out rec-racing");
   cmd->callback([args, &ctx] {
     icdata::RecordOptions o;
-    o.run.duration_s = parse_duration_s(args->duration);
+    o.run.duration_s = parse_duration_s(args->duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
     o.run.size = parse_size(args->size);
     o.run.adapter = args->adapter;
     o.run.net = args->net;
@@ -57,6 +59,7 @@ void add_record(CLI::App& app, Context& ctx) {
     o.driver = args->driver;
     o.seed = args->seed;
     o.out = args->out;
+    o.force = args->force;
     o.frame_size = parse_size(args->frame_size);
     const icdata::RecordResult r = icdata::record_session(o);
     std::printf("recording %s: %zu frames, %zu inputs, %zu labelled frames (session %s)\n", r.dir.c_str(), r.frames,

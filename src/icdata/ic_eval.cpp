@@ -12,6 +12,7 @@
 #include "analysis/rtt.h"
 #include "analysis/stats.h"
 #include "core/error.h"
+#include "core/out_dir.h"
 #include "icdata/distribution_distance.h"
 #include "icdata/recording.h"
 
@@ -233,10 +234,8 @@ nlohmann::json run_ic_eval(const EvalOptions& options) {
   if (options.drivers.empty()) throw UsageError("ic eval: --drivers lists no driver");
   if (options.reference.empty()) throw UsageError("ic eval: --reference REC|DRIVER is required");
   if (options.rounds < 1) throw UsageError("ic eval: --rounds must be at least 1");
-  const fs::path out = options.out.empty() ? fs::path("pictor-out") / "ic-eval" : fs::path(options.out);
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) throw UsageError(fmt::format("cannot create {}: {}", out.string(), ec.message()));
+  // A fresh directory, never one holding an earlier evaluation or session (their files would mix).
+  const fs::path out = claim_out_dir(options.out, (fs::path("pictor-out") / "ic-eval").string(), options.force);
   const bool ref_is_rec = fs::exists(fs::path(options.reference) / "recording.json");
   const std::string game = options.run.builtin.substr(0, options.run.builtin.find(':'));
   const bool has_truth = game == "racing" || game == "shooter" || game == "strategy";

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/out_dir.h"
 #include "icdata/baseline_drivers.h"
 #include "icdata/human_recorder.h"
 #include "icdata/labels.h"
@@ -59,9 +60,8 @@ std::size_t write_labels(const fs::path& rec, const fs::path& truth, const std::
 
 RecordResult record_session(const RecordOptions& options) {
   if (options.out.empty()) throw UsageError("pictor record: --out REC is required");
-  const fs::path rec = fs::absolute(options.out).lexically_normal();
-  if (fs::exists(rec / "recording.json"))
-    throw UsageError(fmt::format("{} already holds a recording (recording.json); choose another --out", rec.string()));
+  // Never over an earlier recording or session (their files would mix) unless --force.
+  const fs::path rec = fs::absolute(claim_out_dir(options.out, "", options.force)).lexically_normal();
 
   runner::RunOptions run = options.run;
   const fs::path truth = rec / "truth";

@@ -15,7 +15,8 @@ struct RecordOptions {
   std::string target_label;        // "builtin:racing:seed=3" or "profile:NAME", for recording.json
   std::string driver = "reference";  // reference | human | any driver spec
   std::uint64_t seed = 1;          // the reference player's seed
-  std::string out;                 // REC directory: created; must not hold a recording already
+  std::string out;                 // REC directory: created; must not hold earlier results
+  bool force = false;              // it does: delete them first (core/out_dir.h)
   Size frame_size{256, 144};
   int jpeg_quality = 90;
 };

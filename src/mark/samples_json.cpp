@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "core/files.h"
 #include "core/text.h"
 
 namespace pictor::mark {
@@ -99,7 +100,7 @@ SampleSet parse_sample_set(const std::string& text, const std::string& path) {
 
 SampleSet read_sample_set(const std::string& path) {
   // Refuses a device (/dev/zero never ends) and a file too large to hold, naming it.
-  return parse_sample_set(read_input_file(path), path);
+  return parse_sample_set(files::read_input_file(path), path);
 }
 
 json samples_to_json(const std::vector<Sample>& samples) {

@@ -6,7 +6,7 @@
 
 #include "apps/scene.h"
 #include "core/error.h"
-#include "core/text.h"
+#include "core/files.h"
 #include "drivers/driver.h"
 
 namespace pictor::suite {
@@ -156,7 +156,7 @@ SuiteDefinition find_suite(const std::string& name_or_path) {
   namespace fs = std::filesystem;
   if (name_or_path.find('/') != std::string::npos || fs::path(name_or_path).extension() == ".suite") {
     // Refuses a device (/dev/zero), a directory or a huge file by name.
-    return parse_suite(read_input_file(name_or_path), fs::path(name_or_path).stem().string(), name_or_path);
+    return parse_suite(files::read_input_file(name_or_path), fs::path(name_or_path).stem().string(), name_or_path);
   }
   std::string names;
   for (const auto& s : builtin_suites()) {

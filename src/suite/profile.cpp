@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "core/text.h"
+#include "core/files.h"
 #include "core/units.h"
 #include "drivers/driver.h"
 #include "drivers/input.h"
@@ -212,7 +212,7 @@ Profile parse_profile(std::istream& in, const std::string& file) {
 
 Profile load_profile(const std::string& path) {
   // Read whole first: a device (/dev/zero) or a huge file is refused by name, not read line by line.
-  std::istringstream in(read_input_file(path));
+  std::istringstream in(files::read_input_file(path));
   return parse_profile(in, path);
 }
 

@@ -5,6 +5,7 @@
 
 #include "analysis/load.h"
 #include "analysis/summary.h"
+#include "core/files.h"
 #include "core/text.h"
 #include "test_files.h"
 
@@ -162,7 +163,7 @@ TEST_F(LoadErrors, DevicesDirectoriesAndHugeFilesAreRefusedByName) {
             dir_.path() + "/session/frames.csv: is a directory, not a file Pictor can read");
   // Above the size limit, before anything is read (a sparse file: no disk is used).
   const std::string big = dir_.path() + "/big.csv";
-  std::filesystem::resize_file(dir_.write("big.csv", "frame,ctx,swap_ns\n"), kMaxInputFileBytes + 1);
+  std::filesystem::resize_file(dir_.write("big.csv", "frame,ctx,swap_ns\n"), files::kMaxReadBytes + 1);
   EXPECT_EQ(usage_error_of([&] { load_frames(big); }),
             big + ": 1073741825 bytes is more than an input file may hold (1.0 GiB)");
 }
