@@ -1,5 +1,5 @@
 // Fuzz target: the tag decoder on arbitrary pixels, any pixel format, any window rectangle (also
-// far outside the image) and corner. The first 22 bytes describe the image and the window, the
+// far outside the image) and corner. The first 24 bytes describe the image and the window, the
 // rest are its pixels. Properties: no read outside the image (ASan), a payload only with status ok.
 #include <cstring>
 #include <vector>
@@ -22,7 +22,7 @@ T take(const std::uint8_t*& p) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace pictor::tag;
-  constexpr std::size_t kHeader = 22;
+  constexpr std::size_t kHeader = 24;  // what the take<>() calls below read
   if (size < kHeader) return 0;
   const std::uint8_t* p = data;
   const int width = 1 + take<std::uint16_t>(p) % 512;
