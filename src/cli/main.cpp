@@ -5,7 +5,6 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
-#include "icdata/record.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Pictor: frame timing, input-to-frame latency and peak-complexity benchmarks "
@@ -23,7 +22,6 @@ int main(int argc, char** argv) {
   pictor::cli::add_train(app, ctx);
   pictor::cli::add_ic(app, ctx);
   pictor::cli::register_drivers();
-  pictor::icdata::register_drivers();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
