@@ -1,4 +1,4 @@
-// Stutter detection and low-FPS figures (definitions in frame_metrics.h and docs/metrics.md).
+// Stutter and stall detection and low-FPS figures (definitions in frame_metrics.h and docs/metrics.md).
 #include "analysis/frame_metrics.h"
 
 #include <algorithm>
@@ -31,6 +31,19 @@ Stutters find_stutters(std::span<const double> frame_ms, std::size_t window, dou
                                            frame_ms[i - window]));
     }
   }
+  return out;
+}
+
+std::vector<Stall> find_stalls(std::span<const double> frame_ms, double tail_ms, double threshold_ms) {
+  std::vector<Stall> out;
+  double t_ms = 0.0;
+  for (std::size_t i = 0; i < frame_ms.size(); ++i) {
+    const double dt = frame_ms[i];
+    if (!(dt >= 0.0)) continue;  // unknown: neither a stall nor time on the axis
+    if (dt >= threshold_ms) out.push_back({i, t_ms, dt, false});
+    t_ms += dt;
+  }
+  if (tail_ms >= threshold_ms) out.push_back({frame_ms.size(), t_ms, tail_ms, true});
   return out;
 }
 

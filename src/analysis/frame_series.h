@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,11 @@ struct FrameSeries {
   // Remarks about the input the reader of a summary should know: which process or context was
   // chosen, rows dropped, units detected. One sentence each, without the path.
   std::vector<std::string> notes;
+  // When the session ended (CLOCK_MONOTONIC ns, like swap_ns): the time from the last swap to it
+  // is a stall when it is long enough (DESIGN 6). Unset when the input does not say, e.g. a bare
+  // frames.csv; then session_end_note says why (analysis/session_end.h fills both).
+  std::optional<int64_t> session_end_ns;
+  std::string session_end_note;
 };
 
 }  // namespace pictor::analysis

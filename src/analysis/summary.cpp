@@ -2,6 +2,7 @@
 // Every definition is in docs/metrics.md; the arithmetic lives in stats.h and frame_metrics.h.
 #include "analysis/summary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -49,6 +50,50 @@ nlohmann::json gpu_figures(const FrameSeries& series) {
   };
 }
 
+// A session that stalls every second lists at most this many stalls (the count and total stay exact).
+constexpr std::size_t kMaxListedStalls = 1000;
+
+// The stall part of summary.json: every time of >= 1 s without a frame, the one from the last
+// frame to the end of the session included, so a hang is never hidden by a shorter measured span.
+nlohmann::json stall_figures(const FrameSeries& series) {
+  const bool timed = !series.swap_ns.empty() && series.swap_ns.size() == series.frame_ms.size() + 1;
+  double tail_ms = kUnknown;
+  std::string end_note = series.session_end_note;
+  if (series.session_end_ns && timed) {
+    // Frames presented while Pictor was stopping the app come after the end: no time without frames.
+    tail_ms = std::max(0.0, static_cast<double>(*series.session_end_ns - series.swap_ns.back()) / 1e6);
+  } else if (series.session_end_ns && series.swap_ns.empty()) {
+    end_note = series.frame_ms.empty() ? "no frame was presented: there is no last frame to time the end from"
+                                       : "the input has no swap timestamps to place the end of the session by";
+  } else if (!series.session_end_ns && end_note.empty()) {
+    end_note = "the input does not say when the session ended: a stall after the last frame cannot be seen";
+  }
+  const std::vector<Stall> stalls = find_stalls(series.frame_ms, tail_ms);
+  double total_ms = 0.0, longest_ms = 0.0;
+  nlohmann::json list = nlohmann::json::array();
+  for (const Stall& st : stalls) {
+    total_ms += st.duration_ms;
+    longest_ms = std::max(longest_ms, st.duration_ms);
+    if (list.size() >= kMaxListedStalls) continue;
+    list.push_back({{"start_s", st.start_ms / 1000.0},
+                    {"start_ns", timed ? nlohmann::json(series.swap_ns[st.interval]) : nlohmann::json(nullptr)},
+                    {"duration_s", st.duration_ms / 1000.0},
+                    {"at_end", st.at_end}});
+  }
+  const bool end_known = std::isfinite(tail_ms);
+  return {
+      {"threshold_s", kStallMs / 1000.0},
+      {"count", stalls.size()},
+      {"total_s", total_ms / 1000.0},
+      {"longest_s", stalls.empty() ? nlohmann::json(nullptr) : nlohmann::json(longest_ms / 1000.0)},
+      {"ended_in_stall", end_known ? nlohmann::json(tail_ms >= kStallMs) : nlohmann::json(nullptr)},
+      {"last_frame_to_end_s", end_known ? nlohmann::json(tail_ms / 1000.0) : nlohmann::json(nullptr)},
+      {"list", list},
+      {"list_truncated", stalls.size() > list.size()},
+      {"note", end_note.empty() ? nlohmann::json(nullptr) : nlohmann::json(end_note)},
+  };
+}
+
 }  // namespace
 
 nlohmann::json summarize_frames(const FrameSeries& series) {
@@ -66,6 +111,7 @@ nlohmann::json summarize_frames(const FrameSeries& series) {
       {"low_1pct_fps_average", nullptr},
       {"low_0_1pct_fps_average", nullptr},
       {"stutter", nullptr},
+      {"stalls", nullptr},
       {"gpu_ms", nullptr},
       {"note", nullptr},
       {"input_notes", series.notes},
@@ -76,6 +122,7 @@ nlohmann::json summarize_frames(const FrameSeries& series) {
     // Frames are swaps: one more than the intervals between them.
     out["frames"] = frame_ms.empty() ? series.swap_ns.size() : frame_ms.size() + 1;
   }
+  if (!series.sampled) out["stalls"] = stall_figures(series);
   if (frame_ms.empty()) {
     out["note"] = series.sampled ? "no frame-time samples in the input"
                                  : "fewer than 2 frames: there is no frame interval to measure";

@@ -19,6 +19,49 @@ std::string figure(const nlohmann::json& j, const char* key, const char* spec = 
   return v.dump();
 }
 
+// "at 2.0 s for 4.0 s, at 9.1 s for 1.2 s, …": where the stalls are, on the clock of the first frame.
+std::string stall_places(const nlohmann::json& list) {
+  constexpr std::size_t kShown = 4;
+  std::string out;
+  for (std::size_t i = 0; i < list.size() && i < kShown; ++i) {
+    const nlohmann::json& st = list[i];
+    out += fmt::format("{}at {:.1f} s for {:.1f} s{}", i ? ", " : "", st.value("start_s", 0.0),
+                       st.value("duration_s", 0.0), st.value("at_end", false) ? " (to the end)" : "");
+  }
+  if (list.size() > kShown) out += ", …";
+  return out;
+}
+
+// The stall lines: how many, where, and whether the session ended in one, or why that is unknown.
+void stall_lines(std::string& out, const nlohmann::json& st) {
+  auto line = [&out](std::string_view label, const std::string& value) {
+    out += fmt::format("{:<20}{}\n", label, value);
+  };
+  if (!st.is_object()) {
+    line("Stalls", "unknown");
+    return;
+  }
+  const std::size_t count = st.value("count", std::size_t{0});
+  const nlohmann::json to_end = st.value("last_frame_to_end_s", nlohmann::json());
+  const nlohmann::json note = st.value("note", nlohmann::json());
+  const std::string threshold = figure(st, "threshold_s", "{:g}");
+  std::string text;
+  if (count == 0) {
+    text = fmt::format("none (no {} s without a frame", threshold);
+    if (to_end.is_number()) text += fmt::format("; the last frame {:.2f} s before the end", to_end.get<double>());
+    text += ")";
+  } else {
+    text = fmt::format("{} ({:.1f} s in all, longest {:.1f} s): {}", count, st.value("total_s", 0.0),
+                       st.value("longest_s", 0.0), stall_places(st.value("list", nlohmann::json::array())));
+  }
+  line("Stalls", text);
+  if (st.value("ended_in_stall", nlohmann::json()) == true && to_end.is_number())
+    line("", fmt::format("the app stopped presenting: no frame for the last {:.1f} s of the session",
+                         to_end.get<double>()));
+  else if (note.is_string())
+    line("", note.get<std::string>());
+}
+
 }  // namespace
 
 std::string format_frame_summary(const nlohmann::json& s) {
@@ -73,6 +116,7 @@ std::string format_frame_summary(const nlohmann::json& s) {
   } else {
     line("Stutter", "unknown");
   }
+  stall_lines(out, s.value("stalls", nlohmann::json()));
 
   const nlohmann::json& gpu = s.value("gpu_ms", nlohmann::json());
   if (gpu.is_object()) {

@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
     context.size = parse_size(size_text);
     context.options = apps::SceneOptions(scene->options(), spec.options, spec.name);
     const double duration = parse_duration_s(duration_text);
-    const double max_fps = context.options.number("max_fps", 0, 10000);
+    const double max_fps = context.options.number("max_fps");
     const std::int64_t min_period_ns = max_fps > 0 ? static_cast<std::int64_t>(1e9 / max_fps) : 0;
 
     std::signal(SIGTERM, on_signal);

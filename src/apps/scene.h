@@ -11,30 +11,46 @@
 
 namespace pictor::apps {
 
+// What values an option takes, so every given value is checked before anything starts (`pictor
+// run` and `pictor suite` check the spec before they start a display server or the app).
+enum class OptionKind { text, integer, number };
+
 struct SceneOption {
   std::string name;
   std::string default_value;
   std::string description;
-  std::vector<std::string> allowed;  // empty = any value of the right form
+  std::vector<std::string> allowed;  // text: empty = any value
+  OptionKind kind = OptionKind::text;
+  double min = 0, max = 0;           // integer/number: the inclusive range
 };
+
+SceneOption text_option(std::string name, std::string default_value, std::string description,
+                        std::vector<std::string> allowed = {});
+SceneOption integer_option(std::string name, std::string default_value, std::string description, int min, int max);
+SceneOption number_option(std::string name, std::string default_value, std::string description, double min,
+                          double max);
 
 // Options every scene takes besides its own, applied by pictor-app's frame loop: max_fps=N
 // (0 = as fast as it can) starts each frame at least 1/N s after the previous one started, as a
 // game's frame limiter does (Xvfb and Xvnc never wait for a vertical blank).
 const std::vector<SceneOption>& common_scene_options();
 
-// Option values after defaults were applied; typed getters throw pictor::UsageError on bad text.
+// Option values after defaults were applied. The constructor checks every given value against its
+// declaration (name, allowed values, kind and range) and throws pictor::UsageError naming the
+// first bad one; the getters then return values already known to be good.
 class SceneOptions {
  public:
   SceneOptions() = default;
   SceneOptions(const std::vector<SceneOption>& declared, const std::map<std::string, std::string>& given,
                const std::string& scene_name);
   const std::string& text(const std::string& name) const;
-  int integer(const std::string& name, int min, int max) const;
-  double number(const std::string& name, double min, double max) const;
+  int integer(const std::string& name) const;
+  double number(const std::string& name) const;
 
  private:
+  const SceneOption& declared(const std::string& name) const;
   std::map<std::string, std::string> values_;
+  std::map<std::string, SceneOption> declared_;
   std::string scene_;
 };
 

@@ -8,6 +8,7 @@
 #include "analysis/load.h"
 #include "analysis/play_window.h"
 #include "analysis/rtt.h"
+#include "analysis/session_end.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
 
@@ -27,7 +28,9 @@ void add_analyze(CLI::App& app, Context& ctx) {
       ->required();
   cmd->add_flag("--json", opts->json, "Print the figures as JSON (the frame part of summary.json)");
   cmd->callback([opts, &ctx] {
-    const analysis::FrameSeries series = analysis::load_frames(opts->path);
+    analysis::FrameSeries series = analysis::load_frames(opts->path);
+    // A stall after the last frame needs the session's end: run.json's, for a session directory.
+    analysis::attach_session_end(series, opts->path);
     // A session directory of a profile: the figures of play, as `pictor run` wrote them.
     const bool is_session = std::filesystem::is_directory(opts->path);
     nlohmann::json summary = is_session

@@ -8,6 +8,7 @@
 
 #include "analysis/load.h"
 #include "analysis/play_window.h"
+#include "analysis/session_end.h"
 #include "cli/commands.h"
 #include "report/frametime_graph.h"
 
@@ -48,6 +49,8 @@ void add_graph(CLI::App& app, Context& ctx) {
     report::graph_format_for(opts->output);
     report::validate(opts->graph);
     analysis::FrameSeries series = analysis::load_frames(opts->path);
+    // The session's end (run.json) places a stall after the last frame on the graph.
+    analysis::attach_session_end(series, opts->path);
     // A profile session's graph is of play, like its frametime.png.
     if (std::filesystem::is_directory(opts->path))
       series = analysis::figure_frames(series, analysis::read_launch_record(opts->path));

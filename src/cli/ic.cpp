@@ -42,6 +42,7 @@ struct EvalArgs {
   std::uint64_t seed = 1;
   int rounds = 1;
   std::string out;
+  bool force = false;
   bool json = false;
 };
 
@@ -62,7 +63,7 @@ ic::EvalOptions eval_options(const EvalArgs& a, const Context& ctx) {
   ic::EvalOptions o;
   const std::string target = eval_target(a);
   o.run.builtin = target.substr(8);
-  o.run.duration_s = parse_duration_s(a.duration);
+  o.run.duration_s = parse_duration_s(a.duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
   o.run.size = parse_size(a.size);
   o.run.adapter = a.adapter;
   o.run.net = a.net;
@@ -71,6 +72,7 @@ ic::EvalOptions eval_options(const EvalArgs& a, const Context& ctx) {
   o.reference = a.reference;
   o.seed = a.seed;
   o.out = a.out;
+  o.force = a.force;
   o.rounds = a.rounds;
   o.drivers = ic::split_driver_specs(a.drivers, drivers::driver_names());
   return o;
@@ -93,7 +95,8 @@ void add_ic(CLI::App& app, Context& ctx) {
   eval->add_option("--adapter", args->adapter, "display/proxy stack")->capture_default_str();
   eval->add_option("--net", args->net, "emulated network (delay=20ms,...)");
   eval->add_option("--seed", args->seed, "seed of the reference player when it runs as a driver")->capture_default_str();
-  eval->add_option("-o,--out", args->out, "directory for the sessions and ic_eval.json");
+  eval->add_option("-o,--out", args->out, "directory for the sessions and ic_eval.json (default pictor-out/ic-eval, numbered if taken)");
+  eval->add_flag("--force", args->force, "--out holds earlier results: delete its contents and write there");
   eval->add_option("--rounds", args->rounds, "run the whole set this many times in turn; report medians")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();

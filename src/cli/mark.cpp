@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/out_dir.h"
 #include "core/units.h"
 #include "mark/harness.h"
 #include "mark/mark_output.h"
@@ -23,6 +24,7 @@ namespace {
 
 struct MarkArgs {
   std::string tests, size, fps = "60", duration = "30s", controller = "ramp", out, display;
+  bool force = false;
   double complexity = 100;
   bool vsync = false, json = false, list = false;
   std::string samples_path;
@@ -105,7 +107,8 @@ void add_mark(CLI::App& app, Context& ctx) {
   cmd->add_option("--complexity", args.complexity, "Element count for --controller fixed")
       ->check(CLI::Range(1.0, 4e6))
       ->capture_default_str();
-  cmd->add_option("-o,--out", args.out, "Output directory (default: ./mark-YYYYMMDD-HHMMSS)");
+  cmd->add_option("-o,--out", args.out, "Output directory (default: ./mark-YYYYMMDD-HHMMSS, numbered if taken)");
+  cmd->add_flag("--force", args.force, "--out holds earlier results: delete its contents and write there");
   cmd->add_option("--display", args.display, "Use this X display (e.g. :0) instead of a private Xvfb");
   cmd->add_flag("--vsync", args.vsync, "Pace frames by the display's vsync instead of an emulated tick");
   cmd->add_flag("--json", args.json, "Print mark.json on stdout instead of the table");
@@ -131,10 +134,8 @@ void add_mark(CLI::App& app, Context& ctx) {
       return;
     }
     auto options = to_options(args);
-    const std::string out = args.out.empty() ? default_out_dir() : args.out;
-    std::error_code ec;
-    std::filesystem::create_directories(out, ec);
-    if (ec) throw RunError("cannot create " + out + ": " + ec.message());
+    // Never into an earlier run's directory (its mark.json would mix with this one) unless --force.
+    const std::string out = claim_out_dir(args.out, default_out_dir(), args.force).string();
     options.xvfb_log = out + "/xvfb.log";
     const bool tty = isatty(fileno(stderr));
     const bool quiet = ctx.quiet;

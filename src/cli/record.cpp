@@ -22,13 +22,14 @@ struct RecordArgs {
   std::string net;
   std::uint64_t seed = 1;
   std::string out;
+  bool force = false;
 };
 
 // The command line as recording options: the session (a built-in game, or a profile applied to
 // it), the driver, the seed, REC and the recorded frames' size.
 ic::RecordOptions record_options(const RecordArgs& a, const Context& ctx) {
   ic::RecordOptions o;
-  o.run.duration_s = parse_duration_s(a.duration);
+  o.run.duration_s = parse_duration_s(a.duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
   o.run.size = parse_size(a.size);
   o.run.adapter = a.adapter;
   o.run.net = a.net;
@@ -44,6 +45,7 @@ ic::RecordOptions record_options(const RecordArgs& a, const Context& ctx) {
   o.driver = a.driver;
   o.seed = a.seed;
   o.out = a.out;
+  o.force = a.force;
   o.frame_size = parse_size(a.frame_size);
   return o;
 }
@@ -64,6 +66,7 @@ void add_record(CLI::App& app, Context& ctx) {
   cmd->add_option("--net", args->net, "emulated network (delay=20ms,rate=50mbit)");
   cmd->add_option("--seed", args->seed, "the reference player's seed")->capture_default_str();
   cmd->add_option("-o,--out", args->out, "recording directory REC (created)")->required();
+  cmd->add_flag("--force", args->force, "REC holds earlier results: delete its contents and record there");
   cmd->footer("Example:\n  pictor record --driver reference builtin:racing:seed=3 -d 30s --out rec-racing");
   cmd->callback([args, &ctx] {
     const ic::RecordResult r = ic::record_session(record_options(*args, ctx));

@@ -18,6 +18,7 @@ struct RunArgs {
   std::string duration = "10s";
   std::string size = "1280x720";
   std::string out;
+  bool force = false;
   bool json = false;
   bool no_hook = false;
   std::string driver;
@@ -36,9 +37,10 @@ void add_run(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("run", "Run an OpenGL app (or builtin:NAME) on a private Xvfb under the interposer");
   cmd->add_option("target", args->target,
                   "builtin:NAME[:option=value...], profile:NAME (a real game, profiles/), or -- COMMAND [ARGS...]");
-  cmd->add_option("-d,--duration", args->duration, "how long to run (500ms, 10s, 2m)")->capture_default_str();
+  cmd->add_option("-d,--duration", args->duration, "how long to run (10s, 2m, 1h; 1 s to 24 h)")->capture_default_str();
   cmd->add_option("-s,--size", args->size, "window/screen size WxH")->capture_default_str();
-  cmd->add_option("-o,--out", args->out, "session directory (default pictor-out/<time>-<app>)");
+  cmd->add_option("-o,--out", args->out, "session directory (default pictor-out/<time>-<app>, numbered if taken)");
+  cmd->add_flag("--force", args->force, "--out holds an earlier session: delete its contents and write there");
   cmd->add_flag("--json", args->json, "print summary.json instead of the table");
   cmd->add_flag("--no-hook", args->no_hook, "run without the interposer (nothing is recorded)");
   cmd->add_option("--driver", args->driver,
@@ -69,7 +71,7 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->callback([args, &ctx, &app] {
     runner::RunOptions o;
     if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME, profile:NAME or -- COMMAND");
-    o.duration_s = parse_duration_s(args->duration);
+    o.duration_s = parse_duration_s(args->duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
     o.size = parse_size(args->size);
     if (args->target[0].rfind("builtin:", 0) == 0) {
       if (args->target.size() > 1) throw UsageError("builtin:NAME takes no further arguments");
@@ -81,6 +83,7 @@ void add_run(CLI::App& app, Context& ctx) {
       o.command = args->target;
     }
     o.out_dir = args->out;
+    o.force = args->force;
     o.quiet = ctx.quiet;
     o.hook = !args->no_hook;
     o.driver = args->driver;
@@ -100,6 +103,12 @@ void add_run(CLI::App& app, Context& ctx) {
     }
     if (!ctx.quiet) std::fprintf(stderr, "pictor: session directory %s (frame-time graph: %s/frametime.png)\n",
                                  r.dir.c_str(), r.dir.c_str());
+    if (r.status == "interrupted") {
+      // Its own status, not "the app failed": 128 + the signal, as a shell reports it.
+      std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
+      ctx.exit_code = r.exit_code;
+      return;
+    }
     if (r.exit_code != 0) throw RunError(r.failure);
   });
 }

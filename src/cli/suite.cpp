@@ -16,6 +16,7 @@ struct SuiteArgs {
   std::string name = "default";
   bool quick = false;
   std::string out;
+  bool force = false;
   bool json = false;
   bool list = false;
 };
@@ -61,7 +62,8 @@ void add_suite(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("suite", "Run a suite of benchmarks (built-in games, real games) one after another");
   cmd->add_option("suite", args->name, "suite name (pictor suite --list) or FILE.suite")->capture_default_str();
   cmd->add_flag("--quick", args->quick, "short durations (the default suite then takes under two minutes)");
-  cmd->add_option("-o,--out", args->out, "suite directory (default pictor-out/suite-<time>-<name>)");
+  cmd->add_option("-o,--out", args->out, "suite directory (default pictor-out/suite-<time>-<name>, numbered if taken)");
+  cmd->add_flag("--force", args->force, "--out holds earlier results: delete its contents and write there");
   cmd->add_flag("--json", args->json, "print suite.json instead of the table");
   cmd->add_flag("--list", args->list, "list the built-in suites and the profiles, then exit");
   cmd->footer("A benchmark line: APP [name=N] [driver=SPEC|none] [duration=D] [quick=D] [adapter=local] [size=WxH]\n"
@@ -76,6 +78,7 @@ void add_suite(CLI::App& app, Context& ctx) {
     suite::SuiteOptions o;
     o.quick = args->quick;
     o.out_dir = args->out;
+    o.force = args->force;
     o.quiet = ctx.quiet;
     o.argv = own_argv();
     const nlohmann::json result = suite::run_suite(definition, o);
@@ -83,6 +86,14 @@ void add_suite(CLI::App& app, Context& ctx) {
     else std::printf("%s", suite::format_suite_table(result).c_str());
     if (!ctx.quiet) std::fprintf(stderr, "pictor: suite directory %s\n", result.value("dir", "").c_str());
     const auto& counts = result["counts"];
+    if (result.value("interrupted", false)) {
+      // Interruption has its own status (130 for Ctrl-C), not the one of a failed benchmark.
+      std::fprintf(stderr, "pictor: suite interrupted after %d of %zu benchmarks; results are in %s\n",
+                   counts.value("ok", 0) + counts.value("failed", 0), definition.benchmarks.size(),
+                   result.value("dir", "").c_str());
+      ctx.exit_code = result.value("interrupted_exit_code", 130);
+      return;
+    }
     if (counts.value("failed", 0) > 0 || result.value("interrupted", false))
       throw RunError(fmt::format("{} of {} benchmarks failed{}; results are in {}", counts.value("failed", 0),
                                  definition.benchmarks.size(), result.value("interrupted", false) ? " (interrupted)" : "",

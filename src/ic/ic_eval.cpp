@@ -12,6 +12,7 @@
 #include "analysis/rtt.h"
 #include "analysis/stats.h"
 #include "core/error.h"
+#include "core/out_dir.h"
 #include "ic/distribution_distance.h"
 #include "ic/recording.h"
 #include "ic/reference_player.h"
@@ -283,17 +284,14 @@ struct EvalPlan {
   std::string reference_source;
 };
 
-// Phase "plan": the options checked, the output directory made, the rows, every spec made once
-// before the first session starts (a typo should not cost a whole run), a recorded reference read.
+// Phase "plan": the options checked, the rows, every spec made once before the first session
+// starts (a typo should not cost a whole run), a recorded reference read, then the output
+// directory claimed (core/out_dir.h).
 EvalPlan plan_ic_eval(const EvalOptions& options) {
   if (options.drivers.empty()) throw UsageError("ic eval: --drivers lists no driver");
   if (options.reference.empty()) throw UsageError("ic eval: --reference REC|DRIVER is required");
   if (options.rounds < 1) throw UsageError("ic eval: --rounds must be at least 1");
   EvalPlan plan;
-  plan.out = options.out.empty() ? fs::path("pictor-out") / "ic-eval" : fs::path(options.out);
-  std::error_code ec;
-  fs::create_directories(plan.out, ec);
-  if (ec) throw UsageError(fmt::format("cannot create {}: {}", plan.out.string(), ec.message()));
   plan.ref_is_rec = fs::exists(fs::path(options.reference) / "recording.json");
   plan.game = scene_name(options.run.builtin);
   plan.has_truth = plays_reference_game(plan.game);
@@ -308,6 +306,9 @@ EvalPlan plan_ic_eval(const EvalOptions& options) {
     plan.recorded_reference = read_session_outcome((fs::path(options.reference) / rec.info.session).string());
     plan.reference_source = fs::absolute(options.reference).lexically_normal().string();
   }
+  // Last, once everything else is known good: a fresh directory, never one holding an earlier
+  // evaluation or session (their files would mix); --force empties it.
+  plan.out = claim_out_dir(options.out, (fs::path("pictor-out") / "ic-eval").string(), options.force);
   return plan;
 }
 

@@ -39,7 +39,8 @@ struct EvalOptions {
   std::string reference;              // REC directory, or a driver spec to run first
   std::vector<std::string> drivers;   // specs; "reference" means the seeded reference player
   std::uint64_t seed = 1;             // the reference player's seed when run as a driver
-  std::string out;                    // directory for the sessions and ic_eval.json
+  std::string out;                    // directory for the sessions and ic_eval.json (default pictor-out/ic-eval, numbered)
+  bool force = false;                 // out holds earlier results: delete them (core/out_dir.h)
   int rounds = 1;                     // the whole set of sessions, this many times in turn
 };
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/out_dir.h"
 #include "ic/labels.h"
 #include "ic/recording_driver.h"
 #include "ic/reference_player.h"
@@ -58,8 +59,6 @@ RecordingPlan plan_recording(const RecordOptions& options) {
   if (options.out.empty()) throw UsageError("pictor record: --out REC is required");
   RecordingPlan plan;
   const fs::path rec = fs::absolute(options.out).lexically_normal();
-  if (fs::exists(rec / "recording.json"))
-    throw UsageError(fmt::format("{} already holds a recording (recording.json); choose another --out", rec.string()));
   plan.dir = rec.string();
   const fs::path truth = rec / "truth";
   const fs::path session = rec / "session";
@@ -86,6 +85,8 @@ RecordingPlan plan_recording(const RecordOptions& options) {
   run.driver = spec;
   return plan;
 }
+
+void claim_recording_dir(const RecordingPlan& plan, bool force) { claim_out_dir(plan.dir, "", force); }
 
 namespace {
 
@@ -163,6 +164,7 @@ RecordResult write_recording(const RecordingPlan& plan, const RecordOptions& opt
 
 RecordResult record_session(const RecordOptions& options) {
   const RecordingPlan plan = plan_recording(options);
+  claim_recording_dir(plan, options.force);
   RecordedSession recorded = run_recorded_session(plan, options);
   return write_recording(plan, options, recorded);
 }

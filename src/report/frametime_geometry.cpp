@@ -37,6 +37,16 @@ double linear_to_srgb(double c) {
 
 bool known_duration(double dt_ms) { return std::isfinite(dt_ms) && dt_ms >= 0.0; }
 
+// A frame from sum_px to end_px covers [floor, ceil), and at least its one pixel.
+struct Edges {
+  double left = 0, right = 0;
+};
+Edges edges_of(double sum_px, double end_px) {
+  const double left = std::floor(sum_px + kSnapPx);
+  // A zero-length (or sub-snap) frame still happened: give it its one pixel.
+  return {left, std::max(std::ceil(end_px - kSnapPx), left + 1)};
+}
+
 }  // namespace
 
 void validate(const FrameGraphOptions& o) {
@@ -96,6 +106,19 @@ Rgb frame_colour(double dt_ms, const FrameGraphOptions& options) {
   return gradient_colour(frame_height_fraction(dt_ms, options));
 }
 
+double placed_length_px(std::span<const double> frame_ms, const FrameGraphOptions& options, double tail_ms) {
+  double sum_px = 0.0, length = 0.0;
+  const auto add = [&](double dt) {
+    if (!known_duration(dt)) return;
+    const double end_px = sum_px + frame_width_px(dt, options);
+    length = std::max(length, edges_of(sum_px, end_px).right);
+    sum_px = end_px;
+  };
+  for (const double dt : frame_ms) add(dt);
+  add(tail_ms);
+  return length;
+}
+
 FramePlacement place_frames(std::span<const double> frame_ms, const FrameGraphOptions& options) {
   FramePlacement out;
   out.spans.reserve(frame_ms.size());
@@ -110,10 +133,9 @@ FramePlacement place_frames(std::span<const double> frame_ms, const FrameGraphOp
     FrameSpan span;
     span.frame = i;
     span.dt_ms = dt;
-    span.left_px = static_cast<int64_t>(std::floor(sum_px + kSnapPx));
-    span.right_px = static_cast<int64_t>(std::ceil(end_px - kSnapPx));
-    // A zero-length (or sub-snap) frame still happened: give it its one pixel.
-    span.right_px = std::max(span.right_px, span.left_px + 1);
+    const Edges e = edges_of(sum_px, end_px);
+    span.left_px = static_cast<int64_t>(e.left);
+    span.right_px = static_cast<int64_t>(e.right);
     out.length_px = std::max(out.length_px, span.right_px);
     out.spans.push_back(span);
     sum_px = end_px;

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -62,6 +63,13 @@ struct FramePlacement {
   // ceil of the total running sum: the graph's full length in px.
   int64_t length_px = 0;
 };
+
+// The length place_frames gives, ceil of the running sum (each frame at least 1 px), computed in
+// double without placing anything: for checking a graph's size before any layout, when the span
+// may not even fit an int64 of pixels.
+// tail_ms: one more frame after them (a stall to the end of the session), NaN for none.
+double placed_length_px(std::span<const double> frame_ms, const FrameGraphOptions& options,
+                        double tail_ms = std::numeric_limits<double>::quiet_NaN());
 
 // Places frames by their running sum, so the graph advances at a constant pace however long the
 // frames are. Neighbouring bars may share the pixel their boundary falls in; see the docs.

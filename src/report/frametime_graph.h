@@ -1,6 +1,7 @@
 // The frame-time graph of a whole session as a file (PNG or SVG) or as an SVG string for the
 // HTML report. Geometry: report/frametime_geometry.h; user documentation: docs/frametime-graph.md.
 #pragma once
+#include <optional>
 #include <string>
 
 #include "analysis/frame_series.h"
@@ -16,6 +17,12 @@ std::string frametime_svg(const analysis::FrameSeries& series,
 // Throws pictor::UsageError naming the path and the cause when the file cannot be written.
 void write_frametime_png(const analysis::FrameSeries& series, const std::string& path,
                          const FrameGraphOptions& options = {});
+
+// The options for a PNG of the session that fits (cairo stops at 32767 px): `options` when it
+// fits, else the same with rows just wide enough (up to 20000 px), nullopt when even that is too
+// tall. The runner draws frametime.png with these, so a long session still gets its graph.
+std::optional<FrameGraphOptions> png_options_that_fit(const analysis::FrameSeries& series,
+                                                      const FrameGraphOptions& options = {});
 
 void write_frametime_svg(const analysis::FrameSeries& series, const std::string& path,
                          const FrameGraphOptions& options = {});

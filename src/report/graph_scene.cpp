@@ -6,8 +6,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
+#include <span>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 
+#include "analysis/frame_metrics.h"
 #include "analysis/summary.h"
 #include "core/error.h"
 
@@ -41,6 +45,31 @@ constexpr Rgb kGrid = hex(0xffffff);
 constexpr double kGridAlpha = 0.28;
 constexpr Rgb kText = hex(0xe8eaee);
 constexpr Rgb kTextDim = hex(0x9aa1ad);
+// Stalls: violet, outside the blue → red gradient, so a hang never reads as merely a slow frame.
+constexpr Rgb kStall = hex(0xa13cf0);
+constexpr Rgb kStallText = hex(0xffffff);
+constexpr double kStallLabelCharPx = 6.2;  // average advance of kAxisFont text, for fitting labels
+
+// "4.0 s", "2.5 min", "3.0 h", "12.0 days", "292 years": a span of any length in a few characters.
+std::string span_text(double s) {
+  if (s < 120) return fmt::format("{:.1f} s", s);
+  if (s < 2 * 3600) return fmt::format("{:.1f} min", s / 60);
+  if (s < 2 * 86400) return fmt::format("{:.1f} h", s / 3600);
+  if (s < 2 * 365.25 * 86400) return fmt::format("{:.1f} days", s / 86400);
+  return fmt::format("{:.3g} years", s / (365.25 * 86400));
+}
+
+// The time from the last frame to the end of the session when that is a stall (the end is known
+// and no frame came for kStallMs or more): drawn as one more frame on the time axis. NaN otherwise.
+double end_stall_ms(const analysis::FrameSeries& series) {
+  if (series.session_end_ns && !series.swap_ns.empty() && series.swap_ns.size() == series.frame_ms.size() + 1) {
+    const double tail_ms = static_cast<double>(*series.session_end_ns - series.swap_ns.back()) / 1e6;
+    if (tail_ms >= analysis::kStallMs) return tail_ms;
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+double row_pitch(const FrameGraphOptions& o) { return kRowTopPad + o.max_height_px + kRowBottom; }
 
 std::string group_thousands(std::size_t n) {
   std::string digits = std::to_string(n);
@@ -119,6 +148,14 @@ std::string subtitle(const nlohmann::json& summary, std::size_t unknown_frames) 
   if (summary["duration_s"].is_number()) {
     parts.push_back(format_duration(summary["duration_s"].get<double>()));
   }
+  if (const auto& st = summary["stalls"]; st.is_object() && st.value("count", 0) > 0) {
+    const auto n = st["count"].get<std::size_t>();
+    parts.push_back(fmt::format("{} stall{} ({} without a frame)", group_thousands(n), n == 1 ? "" : "s",
+                                span_text(st.value("total_s", 0.0))));
+    if (st["ended_in_stall"] == true) {
+      parts.push_back(fmt::format("no frame for the last {}", span_text(st.value("last_frame_to_end_s", 0.0))));
+    }
+  }
   if (unknown_frames > 0) {
     parts.push_back(fmt::format("{} frame time{} unknown, not drawn",
                                 group_thousands(unknown_frames), unknown_frames == 1 ? "" : "s"));
@@ -146,6 +183,14 @@ void add_legend(GraphScene& scene, const FrameGraphOptions& o, double right, dou
     scene.texts.push_back({x, top + 25, fmt::format("{:.3g}", 1000.0 / ms), kAxisFont, false,
                            TextAnchor::Middle, kTextDim});
   }
+}
+
+// Under the gradient: what the violet bands are, shown only when the graph has one.
+void add_stall_legend(GraphScene& scene, double right, double top) {
+  const double x0 = right - kLegendWidth;
+  scene.rects.push_back({x0, top + 31, 14, 9, kStall, RectRole::Legend});
+  scene.texts.push_back({x0 + 20, top + 39, "stall: 1 s or more without a frame", kAxisFont, false,
+                         TextAnchor::Start, kTextDim});
 }
 
 void add_row_axes(GraphScene& scene, const FrameGraphOptions& o, double baseline, double row_t0,
@@ -184,8 +229,39 @@ void add_row_axes(GraphScene& scene, const FrameGraphOptions& o, double baseline
 
 }  // namespace
 
-GraphScene build_frametime_scene(const analysis::FrameSeries& series,
-                                 const FrameGraphOptions& options) {
+GraphExtent measure_frametime_graph(const analysis::FrameSeries& series, const FrameGraphOptions& options) {
+  validate(options);
+  const double length_px = placed_length_px(series.frame_ms, options, end_stall_ms(series));
+  GraphExtent e;
+  e.span_s = length_px * options.fast_ms / 1000.0;
+  e.rows = std::max(1.0, std::ceil(length_px / options.row_width_px));
+  e.height_px = kHeaderHeight + e.rows * row_pitch(options) + kMargin / 2;
+  return e;
+}
+
+std::optional<std::string> graph_too_tall(const GraphExtent& e, const FrameGraphOptions& o, int max_height_px,
+                                          bool png) {
+  if (e.height_px <= max_height_px) return std::nullopt;
+  std::string advice;
+  // Would it fit as an SVG, or at the widest rows?
+  const double widest_rows = std::ceil(e.rows * o.row_width_px / 20000.0);
+  const bool wider_helps = o.row_width_px < 20000 && kHeaderHeight + widest_rows * row_pitch(o) + kMargin / 2 <= max_height_px;
+  if (png && e.height_px <= kMaxSvgHeightPx) {
+    advice = "use an .svg file or a larger --width";
+  } else if (wider_helps) {
+    advice = "use a larger --width (up to 20000 px)";
+  } else {
+    advice = "graph a shorter part of the session (the time axis keeps a constant pace: 1 s is " +
+             fmt::format("{:g}", 1000.0 / o.fast_ms) + " px at --fast-ms " + fmt::format("{:g}", o.fast_ms) + ")";
+  }
+  return fmt::format("a graph of {} would be {:.4g} rows of {} px, {:.4g} px tall: more than {} holds here "
+                     "({} px); {}",
+                     span_text(e.span_s), e.rows, o.row_width_px, e.height_px, png ? "a PNG" : "an SVG",
+                     max_height_px, advice);
+}
+
+GraphScene build_frametime_scene(const analysis::FrameSeries& series, const FrameGraphOptions& options,
+                                 int max_height_px) {
   validate(options);
   if (series.sampled) {
     // Bars laid end to end only show time when they are consecutive frames; samples taken every
@@ -195,12 +271,26 @@ GraphScene build_frametime_scene(const analysis::FrameSeries& series,
         "a frame-time graph needs every frame",
         series.path));
   }
-  const FramePlacement placement = place_frames(series.frame_ms, options);
+  // The size first, from the frame times alone: a span of years must fail here, in microseconds,
+  // not after gigabytes of rows.
+  if (const auto too_tall = graph_too_tall(measure_frametime_graph(series, options), options, max_height_px,
+                                           max_height_px <= kMaxPngSidePx))
+    throw UsageError(*too_tall);
+  // The frame times on the time axis: the series', and a stall to the session's end as one more.
+  const double tail_ms = end_stall_ms(series);
+  const bool end_stall = std::isfinite(tail_ms);
+  std::vector<double> with_tail;
+  if (end_stall) {
+    with_tail = series.frame_ms;
+    with_tail.push_back(tail_ms);
+  }
+  const std::span<const double> frames = end_stall ? std::span<const double>(with_tail) : series.frame_ms;
+  const FramePlacement placement = place_frames(frames, options);
   const std::vector<FrameBar> bars = wrap_into_rows(placement, options);
   const int rows = row_count(placement, options);
 
   GraphScene scene;
-  const double pitch = kRowTopPad + options.max_height_px + kRowBottom;
+  const double pitch = row_pitch(options);
   scene.width = static_cast<int>(kMargin + kAxisWidth + options.row_width_px + kMargin);
   scene.height = static_cast<int>(kHeaderHeight + rows * pitch + kMargin / 2);
   scene.background = kBackground;
@@ -227,11 +317,37 @@ GraphScene build_frametime_scene(const analysis::FrameSeries& series,
     const double t1 = std::min(length_s, (r + 1) * options.row_width_px / px_per_s);
     add_row_axes(scene, options, baseline, t0, std::max(t0, t1), axis);
   }
-  for (const FrameBar& b : bars) {
-    const double baseline = scene.row_baseline[static_cast<std::size_t>(b.row)];
-    scene.rects.push_back({scene.plot_left + b.x, baseline - b.height, static_cast<double>(b.width),
-                           static_cast<double>(b.height), b.colour, RectRole::Frame});
+  // A stall is labelled once, on its widest piece (a long one continues over several rows).
+  std::unordered_map<std::size_t, std::size_t> label_piece;  // stall frame -> its widest bar
+  bool any_stall = false;
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const FrameBar& b = bars[i];
+    if (b.dt_ms < analysis::kStallMs) continue;
+    const auto [it, first] = label_piece.emplace(b.frame, i);
+    if (!first && bars[it->second].width < b.width) it->second = i;
   }
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const FrameBar& b = bars[i];
+    const double baseline = scene.row_baseline[static_cast<std::size_t>(b.row)];
+    if (b.dt_ms < analysis::kStallMs) {
+      scene.rects.push_back({scene.plot_left + b.x, baseline - b.height, static_cast<double>(b.width),
+                             static_cast<double>(b.height), b.colour, RectRole::Frame});
+      continue;
+    }
+    any_stall = true;
+    // The whole height of the row: no frame at all is worse than the slowest frame.
+    const double top = baseline - options.max_height_px - kRowTopPad / 2;
+    scene.rects.push_back({scene.plot_left + b.x, top, static_cast<double>(b.width), baseline - top, kStall,
+                           RectRole::Stall});
+    if (label_piece.at(b.frame) != i) continue;
+    const bool at_end = end_stall && b.frame + 1 == frames.size();
+    const std::string label = at_end ? fmt::format("no frame for the last {}", span_text(b.dt_ms / 1000.0))
+                                     : fmt::format("stall {}", span_text(b.dt_ms / 1000.0));
+    if (static_cast<double>(label.size()) * kStallLabelCharPx + 8 <= b.width)
+      scene.texts.push_back({scene.plot_left + b.x + 4, top + 4 + kAxisFont, label, kAxisFont, true,
+                             TextAnchor::Start, kStallText});
+  }
+  if (any_stall) add_stall_legend(scene, scene.width - kMargin, kMargin + 2);
   scene.frame_rects = bars.size();
   return scene;
 }

@@ -1,10 +1,12 @@
 #include "runner/adapter.h"
 
 #include <netinet/in.h>
+#include <signal.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <chrono>
@@ -21,13 +23,48 @@
 namespace pictor::runner {
 namespace fs = std::filesystem;
 
-nlohmann::json process_status_json(const Process& p, const std::string& how) {
-  nlohmann::json j{{"name", p.name()}, {"pid", p.pid()}, {"ended", how}};
+std::string how_it_ended(const Process& p) {
+  const auto& s = p.status();
+  if (!s) return "still running";
+  if (s->exited) return "exited by itself (" + s->describe() + ")";
+  if (s->signal == SIGPIPE) return "ended by SIGPIPE (it wrote to a closed pipe or socket)";
+  if (is_crash_signal(s->signal)) return "crashed (" + signal_name(s->signal) + ")";
+  return "killed by " + signal_name(s->signal) + " from outside pictor";
+}
+
+nlohmann::json process_status_json(const Process& p, const StopContext& context, const std::string& after) {
+  nlohmann::json j{{"name", p.name()}, {"pid", p.pid()}};
+  const EndedBy by = p.ended_by();
+  std::string ended;
+  switch (by) {
+    case EndedBy::pictor:
+      ended = p.stop_signal() == SIGKILL
+                  ? fmt::format("killed by pictor {} (SIGKILL: still running {:g} s after SIGTERM{})", context.reason,
+                                p.stop_grace_s(), p.was_suspended() ? ", it was suspended" : "")
+                  : fmt::format("stopped by pictor {} (SIGTERM)", context.reason);
+      break;
+    case EndedBy::itself:
+      ended = how_it_ended(p) + (p.stop_signal() ? " while pictor stopped it" : "") +
+              (after.empty() ? "" : " after " + after);
+      break;
+    case EndedBy::outside:
+      ended = how_it_ended(p) + " (another process or the kernel)" + (after.empty() ? "" : " after " + after);
+      break;
+    case EndedBy::running:
+      ended = "still running";
+      break;
+  }
+  j["ended_by"] = by == EndedBy::running ? nlohmann::json(nullptr) : nlohmann::json(ended_by_name(by));
+  j["ended"] = ended;
   if (const auto& s = p.status()) {
     j["status"] = s->describe();
     j["exit_code"] = s->exited ? nlohmann::json(s->code) : nlohmann::json(nullptr);
     j["signal"] = s->exited ? nlohmann::json(nullptr) : nlohmann::json(s->signal);
   }
+  j["ended_s"] = p.ended_ns() > 0 && context.session_start_ns > 0
+                     ? nlohmann::json(static_cast<double>(p.ended_ns() - context.session_start_ns) * 1e-9)
+                     : nlohmann::json(nullptr);
+  if (p.was_suspended()) j["suspended_at_end"] = true;
   return j;
 }
 
@@ -78,6 +115,22 @@ std::map<std::string, std::string> proxy_env(const AdapterOptions& o, const std:
   return env;
 }
 
+// A server's end for Adapter::dead(): nullopt while it runs.
+std::optional<ServerEnd> ended(Process& p, const std::string& name, const std::string& log) {
+  if (p.running()) return std::nullopt;
+  return ServerEnd{name, log, how_it_ended(p), p.ended_ns(), {}};
+}
+
+// The first of several servers' ends: the earliest seen. Servers are polled display server first,
+// so of two that died together the display server, which the other needs, is seen first.
+std::optional<ServerEnd> first_end(std::vector<ServerEnd> ends) {
+  if (ends.empty()) return std::nullopt;
+  std::stable_sort(ends.begin(), ends.end(), [](const ServerEnd& a, const ServerEnd& b) { return a.seen_ns < b.seen_ns; });
+  ServerEnd first = ends.front();
+  for (std::size_t i = 1; i < ends.size(); ++i) first.followed.push_back(ends[i].name);
+  return first;
+}
+
 std::string tail_of(const std::string& path) {
   std::ifstream in(path);
   std::string line, last;
@@ -93,21 +146,32 @@ class LocalAdapter final : public Adapter {
   }
   std::string name() const override { return "local"; }
   std::string display() const override { return xvfb_->display(); }
-  std::optional<std::string> dead() override {
-    if (!stopped_ && !xvfb_->process().running()) return "Xvfb (see " + log_ + ")";
-    return std::nullopt;
+  std::optional<ServerEnd> dead() override {
+    if (stopped_) return std::nullopt;
+    return ended(xvfb_->process(), "Xvfb", log_);
+  }
+  std::vector<std::string> suspended() const override {
+    if (!stopped_ && xvfb_->process().suspended()) return {"Xvfb"};
+    return {};
+  }
+  std::vector<nlohmann::json> running_processes() const override {
+    return {{{"name", "Xvfb"}, {"pid", xvfb_->process().pid()}}};
   }
   nlohmann::json describe() const override { return {{"display_server", "Xvfb"}}; }
-  std::vector<nlohmann::json> stop() override {
-    if (!stopped_) xvfb_->stop();
+  std::vector<nlohmann::json> stop(const StopContext& context) override {
+    if (!stopped_) {
+      xvfb_->stop();
+      entries_ = {process_status_json(xvfb_->process(), context)};
+    }
     stopped_ = true;
-    return {process_status_json(xvfb_->process(), "stopped by pictor")};
+    return entries_;
   }
 
  private:
   std::string log_;
   std::unique_ptr<Xvfb> xvfb_;
   bool stopped_ = false;
+  std::vector<nlohmann::json> entries_;
 };
 
 // TigerVNC's Xvnc: one process is both the X server the app draws into and the VNC proxy.
@@ -129,9 +193,16 @@ class XvncAdapter final : public Adapter {
   std::string name() const override { return "xvnc"; }
   std::string display() const override { return display_; }
   std::optional<RfbEndpoint> rfb() const override { return RfbEndpoint{"127.0.0.1", port_}; }
-  std::optional<std::string> dead() override {
-    if (!stopped_ && !process_.running()) return "Xvnc (see " + log_ + ")";
-    return std::nullopt;
+  std::optional<ServerEnd> dead() override {
+    if (stopped_) return std::nullopt;
+    return ended(process_, "Xvnc", log_);
+  }
+  std::vector<std::string> suspended() const override {
+    if (!stopped_ && process_.suspended()) return {"Xvnc"};
+    return {};
+  }
+  std::vector<nlohmann::json> running_processes() const override {
+    return {{{"name", "Xvnc"}, {"pid", process_.pid()}}};
   }
   nlohmann::json describe() const override {
     return {{"display_server", "Xvnc"},
@@ -143,10 +214,13 @@ class XvncAdapter final : public Adapter {
             {"frame_rate_cap", frame_rate_},
             {"proxy_hook", hooked_}};
   }
-  std::vector<nlohmann::json> stop() override {
-    if (!stopped_) process_.stop(2.0);
+  std::vector<nlohmann::json> stop(const StopContext& context) override {
+    if (!stopped_) {
+      process_.stop(2.0);
+      entries_ = {process_status_json(process_, context)};
+    }
     stopped_ = true;
-    return {process_status_json(process_, "stopped by pictor")};
+    return entries_;
   }
 
  private:
@@ -201,6 +275,7 @@ class XvncAdapter final : public Adapter {
   int frame_rate_ = 0;
   bool hooked_ = false;
   bool stopped_ = false;
+  std::vector<nlohmann::json> entries_;
 };
 
 // Xvfb plus x11vnc, which polls the Xvfb framebuffer (with DAMAGE hints) and serves it.
@@ -226,11 +301,23 @@ class X11vncAdapter final : public Adapter {
   std::string name() const override { return "x11vnc"; }
   std::string display() const override { return xvfb_->display(); }
   std::optional<RfbEndpoint> rfb() const override { return RfbEndpoint{"127.0.0.1", port_}; }
-  std::optional<std::string> dead() override {
+  std::optional<ServerEnd> dead() override {
     if (stopped_) return std::nullopt;
-    if (!process_.running()) return "x11vnc (see " + log_ + ")";
-    if (!xvfb_->process().running()) return "Xvfb (see " + xvfb_log_ + ")";
-    return std::nullopt;
+    // The display server first: x11vnc dies when its Xvfb does, never the other way round.
+    std::vector<ServerEnd> ends;
+    if (auto e = ended(xvfb_->process(), "Xvfb", xvfb_log_)) ends.push_back(*e);
+    if (auto e = ended(process_, "x11vnc", log_)) ends.push_back(*e);
+    return first_end(std::move(ends));
+  }
+  std::vector<std::string> suspended() const override {
+    std::vector<std::string> out;
+    if (stopped_) return out;
+    if (xvfb_->process().suspended()) out.push_back("Xvfb");
+    if (process_.suspended()) out.push_back("x11vnc");
+    return out;
+  }
+  std::vector<nlohmann::json> running_processes() const override {
+    return {{{"name", "x11vnc"}, {"pid", process_.pid()}}, {{"name", "Xvfb"}, {"pid", xvfb_->process().pid()}}};
   }
   nlohmann::json describe() const override {
     return {{"display_server", "Xvfb"},
@@ -241,14 +328,22 @@ class X11vncAdapter final : public Adapter {
             {"rfb_port", port_},
             {"proxy_hook", hooked_}};
   }
-  std::vector<nlohmann::json> stop() override {
+  std::vector<nlohmann::json> stop(const StopContext& context) override {
     if (!stopped_) {
+      dead();  // reap whichever ended by itself before the stop, so each end is told as it was
       process_.stop(2.0);
       xvfb_->stop();
+      const Process& xvfb = xvfb_->process();
+      // x11vnc ending after its X server: the server's death explains it.
+      const bool xvfb_first = xvfb.ended_by() != EndedBy::pictor && xvfb.ended_ns() > 0 &&
+                              (process_.ended_by() == EndedBy::pictor || xvfb.ended_ns() <= process_.ended_ns());
+      StopContext proxy_context = context;
+      if (xvfb_first) proxy_context.reason = "after Xvfb died";
+      entries_ = {process_status_json(process_, proxy_context, xvfb_first ? "Xvfb died" : ""),
+                  process_status_json(xvfb, context)};
     }
     stopped_ = true;
-    return {process_status_json(process_, "stopped by pictor"),
-            process_status_json(xvfb_->process(), "stopped by pictor")};
+    return entries_;
   }
 
  private:
@@ -293,6 +388,7 @@ class X11vncAdapter final : public Adapter {
   bool started_ = false;
   bool hooked_ = false;
   bool stopped_ = false;
+  std::vector<nlohmann::json> entries_;
 };
 
 }  // namespace

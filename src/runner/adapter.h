@@ -4,6 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,22 @@ struct RfbEndpoint {
   int port = 0;
 };
 
+// A server of an adapter that ended while the session ran, as the first cause of the ones that did.
+struct ServerEnd {
+  std::string name;                   // "Xvfb", "Xvnc", "x11vnc"
+  std::string log;                    // its log file
+  std::string how;                    // "killed by SIGKILL from outside pictor", "crashed (SIGSEGV)", "exited (exit 1)"
+  std::int64_t seen_ns = 0;           // CLOCK_MONOTONIC when Pictor saw it had ended
+  std::vector<std::string> followed;  // the adapter's servers that ended after it (x11vnc after its Xvfb)
+};
+
+// Why Pictor stops a process, for run.json's `ended` ("after the duration", "when interrupted",
+// "after Xvfb died"), and the time the session's clock counts from (the app's start).
+struct StopContext {
+  std::string reason = "at the end of the session";
+  std::int64_t session_start_ns = 0;
+};
+
 class Adapter {
  public:
   virtual ~Adapter() = default;
@@ -40,13 +57,18 @@ class Adapter {
   virtual std::string display() const = 0;
   // Where an RFB client connects; nullopt for `local` (the client reads the display itself).
   virtual std::optional<RfbEndpoint> rfb() const { return std::nullopt; }
-  // The name and log file of the first server that is no longer running; nullopt while all run.
-  virtual std::optional<std::string> dead() = 0;
+  // The first of its servers that ended (the earliest seen; of two seen at once the display
+  // server, which the proxy needs), with the ones that followed it; nullopt while all run.
+  virtual std::optional<ServerEnd> dead() = 0;
+  // Its servers that are suspended (SIGSTOP): they answer nothing, so the app freezes with them.
+  virtual std::vector<std::string> suspended() const = 0;
+  // {name, pid} of each server, for run.json while the session runs.
+  virtual std::vector<nlohmann::json> running_processes() const = 0;
   // For run.json: proxy program, version, command line and the options that matter.
   virtual nlohmann::json describe() const = 0;
   // Stops every server (proxy before display) and returns their entries for run.json's
-  // `processes`. Idempotent.
-  virtual std::vector<nlohmann::json> stop() = 0;
+  // `processes` (process_status_json). Idempotent: a second call returns the first call's entries.
+  virtual std::vector<nlohmann::json> stop(const StopContext& context = {}) = 0;
 };
 
 // Starts "local", "xvnc" or "x11vnc". Throws UsageError for an unknown name, RunError when a
@@ -57,8 +79,14 @@ std::vector<std::string> adapter_names();
 bool is_remote_adapter(std::string_view name);
 
 class Process;
-// A process's entry in run.json's `processes`: name, pid, how it ended, status, exit code, signal.
-nlohmann::json process_status_json(const Process& p, const std::string& how);
+// A process's entry in run.json's `processes`: name, pid, status, exit_code, signal, ended_by
+// (pictor / itself / outside), ended (one sentence: who ended it and why), ended_s (seconds from
+// context.session_start_ns to when Pictor saw it end), suspended_at_end when it was. `after`: what
+// had ended before it and explains an end by itself ("Xvfb died"), empty when nothing did.
+nlohmann::json process_status_json(const Process& p, const StopContext& context, const std::string& after = "");
+// How a process that ended without Pictor's stop ended, in words: "exited (exit 1)", "crashed
+// (SIGSEGV)", "killed by SIGKILL from outside pictor".
+std::string how_it_ended(const Process& p);
 
 // A TCP port on 127.0.0.1 that was free a moment ago (bind to port 0, read, close).
 int pick_free_port();

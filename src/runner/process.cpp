@@ -10,7 +10,10 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <thread>
+
+#include "core/clock.h"
 
 #include "core/error.h"
 
@@ -18,10 +21,38 @@ extern char** environ;
 
 namespace pictor::runner {
 
+std::string signal_name(int sig) {
+  const char* name = sigabbrev_np(sig);
+  return name ? std::string("SIG") + name : "signal " + std::to_string(sig);
+}
+
 std::string ExitStatus::describe() const {
   if (exited) return "exit " + std::to_string(code);
-  const char* name = sigabbrev_np(signal);
-  return std::string("killed by SIG") + (name ? name : std::to_string(signal));
+  return "killed by " + signal_name(signal);
+}
+
+bool is_crash_signal(int sig) {
+  switch (sig) {
+    case SIGSEGV: case SIGBUS: case SIGFPE: case SIGILL: case SIGABRT: case SIGTRAP: case SIGSYS:
+    case SIGXCPU: case SIGXFSZ: case SIGPIPE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+const char* ended_by_name(EndedBy e) {
+  switch (e) {
+    case EndedBy::pictor:
+      return "pictor";
+    case EndedBy::itself:
+      return "itself";
+    case EndedBy::outside:
+      return "outside";
+    case EndedBy::running:
+      break;
+  }
+  return "running";
 }
 
 Process Process::spawn(const SpawnOptions& options) {
@@ -89,7 +120,13 @@ Process Process::spawn(const SpawnOptions& options) {
 }
 
 Process::Process(Process&& other) noexcept
-    : pid_(other.pid_), name_(std::move(other.name_)), status_(std::move(other.status_)) {
+    : pid_(other.pid_),
+      name_(std::move(other.name_)),
+      status_(std::move(other.status_)),
+      ended_ns_(other.ended_ns_),
+      stop_signal_(other.stop_signal_),
+      grace_s_(other.grace_s_),
+      was_suspended_(other.was_suspended_) {
   other.pid_ = -1;
 }
 
@@ -99,6 +136,10 @@ Process& Process::operator=(Process&& other) noexcept {
     pid_ = other.pid_;
     name_ = std::move(other.name_);
     status_ = std::move(other.status_);
+    ended_ns_ = other.ended_ns_;
+    stop_signal_ = other.stop_signal_;
+    grace_s_ = other.grace_s_;
+    was_suspended_ = other.was_suspended_;
     other.pid_ = -1;
   }
   return *this;
@@ -119,15 +160,44 @@ static ExitStatus to_status(int raw) {
   return s;
 }
 
+void Process::reaped(int raw) {
+  status_ = to_status(raw);
+  ended_ns_ = monotonic_ns();
+}
+
 bool Process::running() {
   if (pid_ <= 0 || status_) return false;
   int raw = 0;
   const pid_t r = ::waitpid(pid_, &raw, WNOHANG);
   if (r == pid_) {
-    status_ = to_status(raw);
+    reaped(raw);
     return false;
   }
   return r == 0;
+}
+
+bool Process::suspended() const {
+  if (pid_ <= 0 || status_) return false;
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
+  std::string stat;
+  std::getline(in, stat);
+  // "PID (comm) S ...": the state follows the last ')', as comm may hold spaces and parentheses.
+  const auto paren = stat.rfind(')');
+  if (paren == std::string::npos || paren + 2 >= stat.size()) return false;
+  const char state = stat[paren + 2];
+  return state == 'T' || state == 't';
+}
+
+EndedBy Process::ended_by() const {
+  if (!status_) return EndedBy::running;
+  if (stop_signal_ != 0) {
+    // After Pictor's SIGTERM an exit or SIGTERM is its answer, SIGKILL is Pictor's; a crash while
+    // it shut down is still its own.
+    if (!status_->exited && is_crash_signal(status_->signal)) return EndedBy::itself;
+    return EndedBy::pictor;
+  }
+  if (status_->exited || is_crash_signal(status_->signal)) return EndedBy::itself;
+  return EndedBy::outside;
 }
 
 std::optional<ExitStatus> Process::wait_for(double timeout_s) {
@@ -138,7 +208,7 @@ std::optional<ExitStatus> Process::wait_for(double timeout_s) {
     int raw = 0;
     const pid_t r = ::waitpid(pid_, &raw, timeout_s < 0 ? 0 : WNOHANG);
     if (r == pid_) {
-      status_ = to_status(raw);
+      reaped(raw);
       return status_;
     }
     if (r < 0 && errno != EINTR) return std::nullopt;
@@ -152,15 +222,23 @@ void Process::signal_group(int sig) {
 }
 
 ExitStatus Process::stop(double grace_s) {
+  // One look first: a process that has already died (killed from outside, crashed) is reaped here,
+  // so its end is not taken for the answer to Pictor's SIGTERM.
+  if (pid_ > 0 && !status_) running();
   if (status_) {
     ::kill(-pid_, SIGKILL);  // leftovers of the group (children of an exited leader)
     return *status_;
   }
+  if (pid_ <= 0) return ExitStatus{};
+  was_suspended_ = suspended();
+  grace_s_ = grace_s;
+  stop_signal_ = SIGTERM;
   signal_group(SIGTERM);
   if (auto s = wait_for(grace_s)) {
     ::kill(-pid_, SIGKILL);
     return *s;
   }
+  stop_signal_ = SIGKILL;
   ::kill(-pid_, SIGKILL);
   return wait_for(-1).value_or(ExitStatus{});
 }

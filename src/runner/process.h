@@ -3,6 +3,8 @@
 #pragma once
 #include <sys/types.h>
 
+#include <cstdint>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -18,6 +20,16 @@ struct ExitStatus {
   int signal = 0;          // terminating signal when !exited
   std::string describe() const;  // "exit 0", "killed by SIGKILL"
 };
+
+// Who ended a process, as far as Pictor can tell: its own stop, the process itself (an exit, or a
+// crash signal such as SIGSEGV or SIGABRT), or a signal Pictor did not send (another process, the
+// kernel's OOM killer).
+enum class EndedBy { running, pictor, itself, outside };
+const char* ended_by_name(EndedBy e);  // "pictor", "itself", "outside" ("running" while it runs)
+// True for the signals a process raises on itself when it crashes (SIGSEGV, SIGBUS, SIGABRT, …).
+bool is_crash_signal(int sig);
+// "SIGKILL"
+std::string signal_name(int sig);
 
 struct SpawnOptions {
   std::vector<std::string> argv;
@@ -45,17 +57,35 @@ class Process {
   bool running();
   // Waits up to timeout_s (negative: forever); returns the status once exited.
   std::optional<ExitStatus> wait_for(double timeout_s);
-  // SIGTERM to the group, then SIGKILL after grace_s; returns the final status.
+  // SIGTERM to the group, then SIGKILL after grace_s; returns the final status. A process that had
+  // already ended is only reaped (and its group's leftovers killed): it was not Pictor's stop.
   ExitStatus stop(double grace_s = 2.0);
   // Sends a signal to the whole group.
   void signal_group(int sig);
   const std::optional<ExitStatus>& status() const { return status_; }
   const std::string& name() const { return name_; }
+  // Suspended (SIGSTOP, SIGTSTP, a debugger): it runs no code, answers nothing, yet is not dead.
+  bool suspended() const;
+
+  // How it ended (see EndedBy), from what Pictor sent it and how it ended.
+  EndedBy ended_by() const;
+  // CLOCK_MONOTONIC ns when Pictor saw it had ended (it was reaped); 0 while it runs.
+  std::int64_t ended_ns() const { return ended_ns_; }
+  // The last signal Pictor's stop sent it before it ended (SIGTERM, SIGKILL), 0 when none.
+  int stop_signal() const { return stop_signal_; }
+  double stop_grace_s() const { return grace_s_; }
+  // Seen suspended when Pictor began to stop it.
+  bool was_suspended() const { return was_suspended_; }
 
  private:
+  void reaped(int raw);
   pid_t pid_ = -1;
   std::string name_;
   std::optional<ExitStatus> status_;
+  std::int64_t ended_ns_ = 0;
+  int stop_signal_ = 0;
+  double grace_s_ = 0;
+  bool was_suspended_ = false;
 };
 
 using pictor::find_executable;  // core/exec.h

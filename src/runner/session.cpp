@@ -31,11 +31,15 @@
 #include "analysis/summary.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/files.h"
+#include "core/out_dir.h"
+#include "core/units.h"
 #include "core/progress.h"
 #include "report/frametime_graph.h"
 #include "runner/install_paths.h"
 #include "runner/machine.h"
 #include "runner/process.h"
+#include "runner/session_writes.h"
 
 namespace pictor::runner {
 namespace fs = std::filesystem;
@@ -80,29 +84,47 @@ std::string default_out_dir(const std::string& name) {
   return "pictor-out/" + std::string(stamp) + "-" + clean.substr(0, 40);
 }
 
-void write_json(const fs::path& path, const nlohmann::json& j) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) throw RunError("cannot write " + path.string());
-    out << j.dump(2) << '\n';
-    if (!out) throw RunError("cannot write " + path.string() + " (disk full?)");
-  }
-  fs::rename(tmp, path);
+// Whole or not at all (temporary name + rename): throws files::WriteError naming the disk.
+void write_json(const fs::path& path, const nlohmann::json& j, const files::WriteOptions& options = {}) {
+  files::write_file(path, j.dump(2) + "\n", options);
 }
 
-void prepare_out_dir(const fs::path& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw UsageError("cannot create output directory '" + dir.string() + "': " + ec.message());
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw UsageError("output directory '" + dir.string() + "' is not writable");
-  // Stale files of an earlier session in the same directory would mix with this one.
-  for (const char* f : {"frames.csv", "gpu.csv", "hook.json", "hook.log", "summary.json", "frametime.png",
-                        "app.log", "xvfb.log", "xvnc.log", "x11vnc.log", "x11vnc.out", "inputs_read.csv",
-                        "inputs.csv", "client_inputs.csv", "client_frames.csv", "client_updates.csv",
-                        "proxy_events.csv", "proxy.json", "trace.json"})
-    fs::remove(dir / f, ec);
+
+std::string and_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+// "Xvfb died 2.1 s into the session (killed by SIGKILL from outside pictor); x11vnc and the app
+// ended after it; see …/xvfb.log; results so far are in DIR": the first cause, then what followed.
+std::string server_died(const ServerEnd& cause, const std::vector<nlohmann::json>& processes, const std::string& label,
+                        std::int64_t start, const fs::path& dir) {
+  std::vector<std::string> after;
+  for (const auto& p : processes) {
+    const std::string name = p.value("name", "");
+    const bool is_app = &p == &processes.back();  // the app's entry comes after its servers'
+    if (name == cause.name || p.value("ended_by", nlohmann::json()) == "pictor") continue;
+    after.push_back(is_app ? label : name);
+  }
+  const double at_s = static_cast<double>(cause.seen_ns - start) * 1e-9;
+  return fmt::format("{} died {:.1f} s into the session ({}){}; see {}; results so far are in {}", cause.name, at_s,
+                     cause.how, after.empty() ? "" : "; " + and_list(after) + " ended after it", cause.log, dir.string());
+}
+
+// "builtin:spin stopped presenting frames 2.0 s into the 6.0 s session (no frame for the last
+// 4.0 s)", a suspended server named first as the cause.
+std::string stopped_presenting(const std::string& label, double measured_s, double tail_s, bool app_suspended,
+                               const std::vector<std::string>& suspended_servers, const fs::path& dir) {
+  std::string line = fmt::format("{} stopped presenting frames {:.1f} s into the {:.1f} s session (no frame for the "
+                                 "last {:.1f} s)", label, std::max(0.0, measured_s - tail_s), measured_s, tail_s);
+  if (!suspended_servers.empty())
+    line = fmt::format("{} {} suspended (SIGSTOP or a debugger) when the session ended: ", and_list(suspended_servers),
+                       suspended_servers.size() == 1 ? "was" : "were") + line;
+  else if (app_suspended)
+    line += "; it was suspended (SIGSTOP or a debugger) when the session ended";
+  return line + "; see " + (dir / "summary.json").string();
 }
 
 std::vector<std::string> own_command_line() {
@@ -138,7 +160,9 @@ RunResult run_session(const RunOptions& options) {
     argv = options.command;
     label = options.command[0];
   }
-  if (!(options.duration_s > 0)) throw UsageError("--duration must be positive");
+  if (!(options.duration_s >= kMinSessionS && options.duration_s <= kMaxSessionS))
+    throw UsageError(fmt::format("--duration must be between {} and {} (got {:g} s)", format_duration(kMinSessionS),
+                                 format_duration(kMaxSessionS), options.duration_s));
   const bool remote = is_remote_adapter(options.adapter);
   if (!remote && options.adapter != "local")
     throw UsageError("unknown adapter '" + options.adapter + "' (known: local, xvnc, x11vnc)");
@@ -161,8 +185,8 @@ RunResult run_session(const RunOptions& options) {
     if (!options.hook) throw UsageError("--driver needs the interposer (drop --no-hook)");
     driver = options.driver_factory ? options.driver_factory() : drivers::make_driver(options.driver);
   }
-  const fs::path dir = options.out_dir.empty() ? default_out_dir(fs::path(label).filename().string()) : options.out_dir;
-  prepare_out_dir(dir);
+  // Never into an earlier session's directory (its files would mix with this one's) unless --force.
+  const fs::path dir = claim_out_dir(options.out_dir, default_out_dir(fs::path(label).filename().string()), options.force);
   const std::string hook_lib = options.hook ? find_hook_library() : std::string();
   const std::string proxy_hook_lib = remote && options.hook ? find_proxy_hook_library() : std::string();
 
@@ -184,7 +208,8 @@ RunResult run_session(const RunOptions& options) {
     run["net"] = {{"spec", net::to_string(net_spec)}, {"emulation", net_spec.is_identity() ? "none" : use_netem ? "tc netem on lo" : "user-space TCP relay"}};
     run["proxy_interposer"] = proxy_hook_lib.empty() ? nlohmann::json(nullptr) : nlohmann::json(proxy_hook_lib);
   }
-  write_json(dir / "run.json", run);
+  write_json(dir / "run.json", run, kRunJsonWrite);
+  SessionWrites writes(dir);
 
   Progress progress(options.quiet);
   InterruptGuard interrupts;
@@ -199,9 +224,16 @@ RunResult run_session(const RunOptions& options) {
   std::function<void()> client_finish;
   std::function<bool()> client_running;
   client::ClientStats client_stats;
-  std::string app_end = "not started";
-  std::string dead_server;
+  // How the measurement ended: why Pictor stopped the app, or that it exited first (by itself, or
+  // after its display server died), and the server that died first.
+  std::string stop_reason = "at the end of the session";
+  bool app_exited_first = false;
+  std::optional<ServerEnd> dead_server;
+  std::vector<std::string> suspended_servers;
+  bool app_suspended = false;
+  int interrupted_by = 0;
   double measured_s = 0;
+  std::int64_t start = 0, end = 0;
   auto stop_client = [&] {
     if (client_stop) {
       client_stats = client_stop();
@@ -251,13 +283,20 @@ RunResult run_session(const RunOptions& options) {
       spawn.env["LD_PRELOAD"] = hook_lib + (preload && *preload ? std::string(":") + preload : "");
       spawn.env["PICTOR_OUT"] = fs::absolute(dir).string();
       if (driver && options.marker) spawn.env["PICTOR_MARKER"] = "1";
+      // The interposer is also a Vulkan layer: a private implicit-layer manifest (docs/vulkan.md).
+      for (const auto& [name, value] : vulkan_layer_environment()) spawn.env[name] = value;
     }
     spawn.stdout_path = (dir / "app.log").string();
     spawn.stderr_path = (dir / "app.log").string();
     progress.note(fmt::format("pictor: running {} on {} {} for {:g} s", label,
                               remote ? options.adapter : std::string("Xvfb"), adapter->display(), options.duration_s));
-    const std::int64_t start = monotonic_ns();
+    start = monotonic_ns();
     app = Process::spawn(spawn);
+    // While it runs, run.json already says which processes are Pictor's (their pids).
+    run["app"]["pid"] = app->pid();
+    run["start_ns"] = start;
+    run["processes"] = adapter->running_processes();
+    run["processes"].push_back({{"name", app->name()}, {"pid", app->pid()}});
     if (driver) {
       try {
         if (!remote) {
@@ -310,38 +349,34 @@ RunResult run_session(const RunOptions& options) {
         client_stats.failure = e.what();
       }
     }
-    write_json(dir / "run.json", run);
+    write_json(dir / "run.json", run, kRunJsonWrite);
     bool client_ended_noted = false;
     bool inputs_finished = false;
     for (;;) {
-      measured_s = static_cast<double>(monotonic_ns() - start) * 1e-9;
+      end = monotonic_ns();
+      measured_s = static_cast<double>(end - start) * 1e-9;
       if (!app->running()) {
         // An app whose display server died exits at once, often before the server is reaped:
         // the server is the cause, so give it up to 200 ms to show as dead before blaming the app.
-        std::optional<std::string> dead = adapter->dead();
-        for (int i = 0; i < 10 && !dead; ++i) {
+        dead_server = adapter->dead();
+        for (int i = 0; i < 10 && !dead_server; ++i) {
           std::this_thread::sleep_for(std::chrono::milliseconds(20));
-          dead = adapter->dead();
+          dead_server = adapter->dead();
         }
-        if (dead) {
-          dead_server = *dead;
-          app_end = "exited when " + dead->substr(0, dead->find(' ')) + " died";
-        } else {
-          app_end = "exited by itself";
-        }
+        app_exited_first = true;
         break;
       }
-      if (g_interrupt.load()) {
-        app_end = "stopped by pictor (interrupted)";
+      if (const int sig = g_interrupt.load()) {
+        interrupted_by = sig;
+        stop_reason = "when interrupted (" + signal_name(sig) + ")";
         break;
       }
       if (measured_s >= options.duration_s) {
-        app_end = "stopped by pictor after the duration";
+        stop_reason = "after the duration";
         break;
       }
-      if (const auto dead = adapter->dead()) {
-        dead_server = *dead;
-        app_end = "stopped by pictor (" + dead->substr(0, dead->find(' ')) + " died)";
+      if ((dead_server = adapter->dead())) {
+        stop_reason = "after " + dead_server->name + " died";
         break;
       }
       // The last inputs need time to be answered and seen: no new input in the final 300 ms.
@@ -356,11 +391,15 @@ RunResult run_session(const RunOptions& options) {
       progress.update(fmt::format("pictor: {} {:.0f}/{:g} s", label, measured_s, options.duration_s));
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+    // A suspended process (SIGSTOP) runs no code: seen now, before the stop, it explains a freeze.
+    suspended_servers = adapter->suspended();
+    app_suspended = app->suspended();
+    run["end_ns"] = end;
     // The client first: it releases held keys while the app can still read them.
     if (client_stop) {
       stop_client();
       // Let the app read any release the client still had to send, so it is not "not read".
-      if (app->running() && dead_server.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (app->running() && !dead_server) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     app->stop(options.grace_s);
   } catch (...) {
@@ -368,11 +407,14 @@ RunResult run_session(const RunOptions& options) {
     if (relay) relay->stop();
     netem.reset();
     if (app) app->stop(0.5);
-    if (adapter) adapter->stop();
+    std::vector<nlohmann::json> stopped;
+    if (adapter) stopped = adapter->stop({"after a failed start", start});
+    if (app) stopped.push_back(process_status_json(*app, {"after a failed start", start}));
+    if (adapter || app) run["processes"] = stopped;
     run["status"] = "failed to start";
     run["end_time"] = iso_time_now();
     run["files"] = analysis::session_files_json(dir.string());
-    write_json(dir / "run.json", run);
+    write_json(dir / "run.json", run, kRunJsonWrite);
     throw;
   }
   if (relay) {
@@ -382,10 +424,15 @@ RunResult run_session(const RunOptions& options) {
     run["net"]["connections"] = relay->connections();
   }
   netem.reset();
-  std::vector<nlohmann::json> server_status = adapter->stop();
+  std::vector<nlohmann::json> server_status = adapter->stop({"at the end of the session", start});
 
   // Derived files, from what the hook recorded.
-  const std::size_t late = options.hook ? merge_late_gpu(dir.string()) : 0;
+  std::size_t late = 0;
+  try {
+    late = options.hook ? merge_late_gpu(dir.string()) : 0;
+  } catch (const files::WriteError& e) {
+    writes.failed("late GPU results (frames.csv not rewritten)", e.error());
+  }
   bool have_frames = fs::exists(dir / "frames.csv");
   std::size_t frames = 0;
   // A profile session (pictor-launch wrote launch.json): figures and graph describe play.
@@ -394,12 +441,22 @@ RunResult run_session(const RunOptions& options) {
   std::string analysis_failure;
   if (have_frames) {
     try {
-      const analysis::FrameSeries series = analysis::load_frames(dir.string());
+      analysis::FrameSeries series = analysis::load_frames(dir.string());
+      series.session_end_ns = end;  // the time after the last frame up to here may be a stall
       frames = series.swap_ns.empty() ? (series.frame_ms.empty() ? 0 : series.frame_ms.size() + 1) : series.swap_ns.size();
       result.summary = analysis::summarize_session_frames(series, launch);
-      write_json(dir / "summary.json", result.summary);
+      writes.json("summary.json", result.summary);
       const analysis::FrameSeries shown = analysis::figure_frames(series, launch);
-      if (shown.frame_ms.size() >= 1) report::write_frametime_png(shown, (dir / "frametime.png").string());
+      if (shown.frame_ms.size() >= 1) {
+        // A long session gets wider rows rather than no graph; only a PNG no width can hold is left out.
+        if (const auto fit = report::png_options_that_fit(shown))
+          report::write_frametime_png(shown, (dir / "frametime.png").string(), *fit);
+        else
+          run["notes"].push_back("frametime.png not drawn: the session is too long for a PNG even at --width 20000; "
+                                 "pictor graph DIR -o graph.svg draws it");
+      }
+    } catch (const files::WriteError& e) {
+      writes.failed(e);
     } catch (const std::exception& e) {
       analysis_failure = std::string("cannot analyse the recorded frames: ") + e.what();
     }
@@ -439,22 +496,25 @@ RunResult run_session(const RunOptions& options) {
               "client updates/s ({:.0f}) reached Xvnc's -FrameRate cap ({:g}): client FPS and RTT are bounded by "
               "the cap; raise it with --vnc-frame-rate", ups, cap));
       }
-      write_json(dir / "summary.json", result.summary);
+      writes.json("summary.json", result.summary);
       report::write_trace(dir.string());
+    } catch (const files::WriteError& e) {
+      writes.failed(e);
     } catch (const std::exception& e) {
       if (analysis_failure.empty()) analysis_failure = std::string("cannot match inputs to frames: ") + e.what();
     }
   } else if (options.hook && frames > 0) {
     try {
       report::write_trace(dir.string());
+    } catch (const files::WriteError& e) {
+      writes.failed(e);
     } catch (const std::exception&) {
       // trace.json is a convenience for sessions without inputs; the frame files stand alone.
     }
   }
   if (fs::exists(dir / "hook.json")) {
     try {
-      std::ifstream in(dir / "hook.json");
-      run["gl"] = nlohmann::json::parse(in);
+      run["gl"] = nlohmann::json::parse(files::read_file(dir / "hook.json"));
     } catch (...) {
       run["gl"] = nullptr;
     }
@@ -465,38 +525,64 @@ RunResult run_session(const RunOptions& options) {
   // client that failed to start leaves no client_inputs.csv to match; a session that ended before
   // play has no inputs at all.
   const auto& st = app->status();
-  const bool by_itself = app_end == "exited by itself";
+  const bool by_itself = app_exited_first && !dead_server;
   const std::optional<std::string> no_play = analysis::play_never_started(launch, options.duration_s);
-  if (g_interrupt.load()) {
-    result.failure = fmt::format("interrupted after {:.1f} s; results so far are in {}", measured_s, dir.string());
-  } else if (!dead_server.empty()) {
-    result.failure = fmt::format("{} died {:.1f} s into the run; results so far are in {}", dead_server,
+  // The app's entry: why Pictor stopped it, or what had died before it ended by itself.
+  server_status.push_back(process_status_json(*app, {stop_reason, start}, dead_server ? dead_server->name + " died" : ""));
+  const nlohmann::json stalls = result.summary.is_object() ? result.summary.value("stalls", nlohmann::json()) : nlohmann::json();
+  const bool ended_in_stall = stalls.is_object() && stalls.value("ended_in_stall", nlohmann::json()) == true;
+  if (interrupted_by) {
+    result.failure = fmt::format("interrupted by {} after {:.1f} s; results so far are in {}", signal_name(interrupted_by),
                                  measured_s, dir.string());
+  } else if (dead_server) {
+    result.failure = server_died(*dead_server, server_status, label, start, dir);
   } else if (by_itself && (frames == 0 || !st || !st->exited || st->code != 0)) {
     result.failure = fmt::format("{} exited after {:.1f} s ({}){}; see {}", label, measured_s,
                                  st ? st->describe() : "unknown status",
                                  frames == 0 ? " before presenting a frame" : "",
                                  (dir / "app.log").string());
+  } else if (!by_itself && frames > 0 && ended_in_stall && !no_play) {
+    // Frozen (a hang, SIGSTOP, a suspended X server): the app is the cause of its client's troubles.
+    // A profile still in its start-up is said so below instead (loading screens may show nothing).
+    result.failure = stopped_presenting(label, measured_s, stalls["last_frame_to_end_s"].get<double>(), app_suspended,
+                                        suspended_servers, dir);
   } else if (!client_stats.failure.empty()) {
     result.failure = "input client failed: " + client_stats.failure;
   } else if (no_play) {
     result.failure = *no_play + "; see " + (dir / "launch.json").string();
   } else if (options.hook && frames == 0) {
-    result.failure = fmt::format("{} presented no frame in {:.1f} s (not an OpenGL app, or it rendered "
-                                 "offscreen); see {}", label, measured_s, (dir / "app.log").string());
+    result.failure = fmt::format("{} presented no frame in {:.1f} s (not an OpenGL app, it rendered offscreen, or it "
+                                 "needs longer than that to start); see {}", label, measured_s, (dir / "app.log").string());
   } else if (!analysis_failure.empty()) {
     result.failure = analysis_failure;
   }
-  result.exit_code = result.failure.empty() ? 0 : 1;
-  server_status.push_back(process_status_json(*app, app_end));
+  // A full disk ranks first: every file written after it filled is suspect, and the symptoms it
+  // causes (no frame, an analysis that failed, a client that stopped) are not causes. An
+  // interruption keeps its own status and exit code.
+  writes.read_recorders(options.hook);
+  if (const std::optional<std::string> disk = writes.verdict()) result.failure = *disk;
+  if (result.failure.empty() && stalls.is_object() && stalls.value("count", 0) > 0)
+    progress.note(fmt::format("pictor: note: {} stall(s) of 1 s or more without a frame, {:.1f} s in all (summary.json stalls)",
+                              stalls["count"].get<int>(), stalls.value("total_s", 0.0)));
+  result.exit_code = interrupted_by ? 128 + interrupted_by : result.failure.empty() ? 0 : 1;
+  result.status = interrupted_by ? "interrupted" : result.failure.empty() ? "ok" : "failed";
   run["processes"] = server_status;
   run["duration_measured_s"] = measured_s;
   run["late_gpu_results_merged"] = late;
   run["files"] = analysis::session_files_json(dir.string());
   run["end_time"] = iso_time_now();
-  run["status"] = result.exit_code == 0 ? "ok" : "failed";
+  run["status"] = result.status;
+  if (interrupted_by) run["interrupted_by"] = signal_name(interrupted_by);
   if (!result.failure.empty()) run["failure"] = result.failure;
-  write_json(dir / "run.json", run);
+  run["write_errors"] = writes.to_json();
+  try {
+    write_json(dir / "run.json", run, kRunJsonWrite);
+  } catch (const files::WriteError& e) {
+    // Even the room kept for it was not enough: the last line is all that says so.
+    writes.failed(e);
+    result.failure = writes.verdict().value_or(e.what());
+    result.exit_code = 1;
+  }
   return result;
 }
 

@@ -13,13 +13,20 @@
 
 namespace pictor::runner {
 
+// The shortest and longest session Pictor runs: under a second most apps have not presented their
+// first frames yet (and a stall is a second without one); over a day is a typo, not a benchmark.
+inline constexpr double kMinSessionS = 1.0;
+inline constexpr double kMaxSessionS = 24 * 3600.0;
+
 struct RunOptions {
   // Either a built-in scene spec ("spin:objects=500") or an external command.
   std::string builtin;
   std::vector<std::string> command;
   double duration_s = 10.0;
   Size size{1280, 720};
-  std::string out_dir;                // empty: pictor-out/<time>-<name>
+  std::string out_dir;                // empty: pictor-out/<time>-<name>, -2, -3… if that exists
+  // out_dir holds an earlier session: delete what is in it instead of refusing (core/out_dir.h).
+  bool force = false;
   std::vector<std::string> argv;      // pictor's own command line, for run.json
   bool quiet = false;
   bool hook = true;                   // false: run without the interposer (nothing recorded)
@@ -47,17 +54,23 @@ struct RunOptions {
 
 struct RunResult {
   std::string dir;
-  int exit_code = 0;                  // 0 ok, 1 the app failed (results kept)
+  // 0 ok; 1 the app failed (results kept); 128 + N when interrupted by signal N (130 for Ctrl-C,
+  // 143 for SIGTERM), like a shell's status for a command it interrupted (docs/faults.md).
+  int exit_code = 0;
+  std::string status;                 // run.json's: "ok", "failed", "interrupted"
   std::string failure;                // one line when exit_code != 0
   nlohmann::json summary;             // summary.json content (null when not written)
 };
 
-// Throws pictor::UsageError for bad options (missing command, unwritable --out) before anything
-// starts; every other failure is returned in RunResult with everything recorded so far kept.
+// Throws pictor::UsageError for bad options (missing command, a duration outside
+// [kMinSessionS, kMaxSessionS], bad scene options, an --out holding an earlier session without
+// force, unwritable --out) before anything starts; every other failure is returned in RunResult
+// with everything recorded so far kept.
 RunResult run_session(const RunOptions& options);
 
 // Fills frames.csv's empty gpu_ms cells from gpu.csv (results that arrived after the row was
-// written). Returns the number of cells filled.
+// written). Returns the number of cells filled. Throws files::WriteError when frames.csv cannot
+// be rewritten (a full disk): it is then left as the interposer wrote it.
 std::size_t merge_late_gpu(const std::string& session_dir);
 
 }  // namespace pictor::runner

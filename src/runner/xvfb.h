@@ -17,6 +17,7 @@ class Xvfb {
   ~Xvfb();
   const std::string& display() const { return display_; }  // e.g. ":7"
   Process& process() { return process_; }
+  const Process& process() const { return process_; }
   ExitStatus stop();
 
  private:

@@ -5,10 +5,11 @@
 #include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/files.h"
+#include "core/out_dir.h"
 #include "core/progress.h"
 #include "runner/install_paths.h"
 #include "runner/machine.h"
@@ -26,15 +27,7 @@ std::string time_stamp(const char* format, bool utc) {
   return buf;
 }
 
-void write_json(const fs::path& path, const nlohmann::json& j) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << j.dump(2) << '\n';
-    if (!out) throw RunError("cannot write " + path.string());
-  }
-  fs::rename(tmp, path);
-}
+void write_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
 
 nlohmann::json number_or_null(const nlohmann::json& j) { return j.is_number() ? j : nlohmann::json(nullptr); }
 
@@ -127,13 +120,10 @@ nlohmann::json benchmark_figures(const nlohmann::json& summary) {
 }
 
 nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& options) {
-  const fs::path out = options.out_dir.empty()
-                           ? fs::path("pictor-out") / ("suite-" + time_stamp("%Y%m%d-%H%M%S", false) + "-" + safe_name(suite.name))
-                           : fs::path(options.out_dir);
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec || ::access(out.c_str(), W_OK) != 0)
-    throw UsageError("cannot write the suite directory '" + out.string() + "'" + (ec ? ": " + ec.message() : ""));
+  // A fresh directory, never one holding an earlier suite or session (their files would mix).
+  const fs::path out = claim_out_dir(
+      options.out_dir, (fs::path("pictor-out") / ("suite-" + time_stamp("%Y%m%d-%H%M%S", false) + "-" + safe_name(suite.name))).string(),
+      options.force);
 
   nlohmann::json result{{"schema", 1},
                         {"suite", suite.name},
@@ -186,10 +176,11 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
       if (entry["rtt_ms_mean"].is_number()) figures += fmt::format(", RTT {:.1f} ms", entry["rtt_ms_mean"].get<double>());
       progress.note(fmt::format("pictor: [{}/{}] {}: {}", i + 1, n, b.name,
                                 r.exit_code == 0 ? "ok" + figures : "failed: " + r.failure));
-      if (r.failure.rfind("interrupted", 0) == 0) {
+      if (r.status == "interrupted") {
         // Ctrl-C ends the suite, not just this benchmark; what ran is kept.
         result["benchmarks"].push_back(entry);
         result["interrupted"] = true;
+        result["interrupted_exit_code"] = r.exit_code;
         break;
       }
     } catch (const UsageError& e) {

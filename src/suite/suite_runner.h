@@ -13,7 +13,8 @@ namespace pictor::suite {
 
 struct SuiteOptions {
   bool quick = false;               // each benchmark's quick duration
-  std::string out_dir;              // empty: pictor-out/suite-<time>-<name>
+  std::string out_dir;              // empty: pictor-out/suite-<time>-<name>, numbered if taken
+  bool force = false;               // out_dir holds earlier results: delete them (core/out_dir.h)
   bool quiet = false;
   std::vector<std::string> argv;    // pictor's own command line, for suite.json
 };

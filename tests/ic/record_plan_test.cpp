@@ -1,5 +1,6 @@
 // `pictor record`'s plan: REC's paths, the game's truth and state options, the reference
-// player's spec, and the refusals — all before a session starts or a file is written.
+// player's spec, and the refusals — all before a session starts or a file is written; then REC
+// claimed (refused over an earlier recording unless forced).
 #include "ic/record.h"
 
 #include <gtest/gtest.h>
@@ -63,9 +64,20 @@ TEST(RecordPlan, RefusesWhatCannotBeRecorded) {
   o.driver = "scripted:rate=2";
   const RecordingPlan spin = plan_recording(o);
   EXPECT_EQ(spin.run.builtin, "spin");  // no truth for a scene that writes none
-  fs::create_directories(dir + "/rec");
-  std::ofstream(dir + "/rec/recording.json") << "{}";
-  EXPECT_THROW(plan_recording(racing(dir + "/rec")), UsageError);  // a recording is there already
+}
+
+TEST(RecordPlan, ClaimRefusesAnEarlierRecordingUnlessForced) {
+  const std::string dir = test::temp_dir("plan-claim") + "/rec";
+  const RecordingPlan p = plan_recording(racing(dir));
+  claim_recording_dir(p, false);
+  EXPECT_TRUE(fs::is_directory(dir));
+  std::ofstream(dir + "/recording.json") << "{}";
+  std::ofstream(dir + "/notes.txt") << "x";
+  EXPECT_THROW(claim_recording_dir(p, false), UsageError);  // a recording is there already
+  EXPECT_TRUE(fs::exists(dir + "/recording.json"));         // and is kept
+  claim_recording_dir(p, true);
+  EXPECT_TRUE(fs::is_directory(dir));
+  EXPECT_TRUE(fs::is_empty(dir));  // --force: what was there is gone
 }
 
 }  // namespace

@@ -147,6 +147,18 @@ TEST(Placement, SubPixelFramesStayVisibleAndTheGraphKeepsPace) {
   EXPECT_EQ(z.spans[0].right_px - z.spans[0].left_px, 1);
 }
 
+TEST(Placement, TheLengthWithoutPlacingIsThePlacementsLength) {
+  // What the size check computes in double must be what placing gives, pixel for pixel.
+  for (const std::vector<double>& ms : {std::vector<double>(10000, kFps60), std::vector<double>(4, 1.5 * kFps120),
+                                        std::vector<double>(100, kFps120 / 2), std::vector<double>{0.0, 0.0, 3.0}}) {
+    EXPECT_EQ(placed_length_px(ms, kDefaults), static_cast<double>(place_frames(ms, kDefaults).length_px));
+  }
+  // One more frame after them (a stall to the session's end): 1 s = 120 px more.
+  EXPECT_EQ(placed_length_px(std::vector<double>(60, kFps60), kDefaults, 1000.0), 120.0 + 120.0);
+  // A span no int64 of pixels holds is still measured.
+  EXPECT_GT(placed_length_px(std::vector<double>{9.2e15, 9.2e15}, kDefaults), 2e15);
+}
+
 TEST(Placement, RandomFramesAreContiguousAtLeastOnePixelAndEndAtCeilOfTotal) {
   std::mt19937 rng(7);
   std::lognormal_distribution<double> dt(std::log(12.0), 0.8);

@@ -106,12 +106,73 @@ TEST(Adapters, ProxyKilledMidRun) {
   std::string line, last;
   while (std::getline(in, line))
     if (!line.empty()) last = line;
-  EXPECT_NE(last.find("Xvnc"), std::string::npos) << last;
-  EXPECT_NE(last.find("died"), std::string::npos) << last;
+  EXPECT_EQ(last.rfind("pictor: Xvnc died", 0), 0u) << last;
   const auto run = read_json(dir + "/run.json");
   EXPECT_EQ(run["status"], "failed");
   EXPECT_GT(read_csv_rows(dir + "/frames.csv").size(), 10u);
   EXPECT_TRUE(fs::exists(dir + "/summary.json"));
+  // Who ended it: not Pictor's stop, a SIGKILL from outside (it was "stopped by pictor").
+  const auto& xvnc = run["processes"][0];
+  EXPECT_EQ(xvnc["name"], "Xvnc");
+  EXPECT_EQ(xvnc["ended_by"], "outside") << xvnc.dump();
+  EXPECT_EQ(xvnc["ended"], "killed by SIGKILL from outside pictor (another process or the kernel)") << xvnc.dump();
+  EXPECT_NE(last.find("killed by SIGKILL from outside pictor"), std::string::npos) << last;
+  expect_no_process_left(run);
+}
+
+// Killing the Xvfb under x11vnc was reported as "x11vnc died": the first cause is the X server;
+// x11vnc and the app ended after it.
+TEST(Adapters, XServerKilledUnderX11vncIsTheFirstCause) {
+  const std::string dir = fresh_dir("x11vnc-xvfb-killed");
+  const std::string err_path = dir + ".err";
+  std::vector<std::string> args{PICTOR_BIN, "run", "--adapter", "x11vnc", "builtin:spin:objects=100", "--size",
+                                "640x360", "-d", "20s", "-o", dir};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  ASSERT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  int xvfb_pid = -1;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (std::chrono::steady_clock::now() < deadline && xvfb_pid < 0) {
+    try {
+      const auto run = read_json(dir + "/run.json");
+      if (run.contains("processes") && fs::exists(dir + "/frames.csv") && read_csv_rows(dir + "/frames.csv").size() > 10)
+        for (const auto& p : run["processes"])
+          if (p["name"] == "Xvfb") xvfb_pid = p["pid"].get<int>();
+    } catch (...) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_GT(xvfb_pid, 0);
+  ::kill(xvfb_pid, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  std::ifstream in(err_path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  EXPECT_EQ(last.rfind("pictor: Xvfb died", 0), 0u) << last;
+  EXPECT_NE(last.find("killed by SIGKILL from outside pictor"), std::string::npos) << last;
+  EXPECT_NE(last.find("xvfb.log"), std::string::npos) << last;
+  const auto run = read_json(dir + "/run.json");
+  EXPECT_EQ(run["status"], "failed");
+  ASSERT_EQ(run["processes"].size(), 3u);
+  const auto& x11vnc = run["processes"][0];
+  const auto& xvfb = run["processes"][1];
+  const auto& app = run["processes"][2];
+  EXPECT_EQ(xvfb["ended_by"], "outside") << xvfb.dump();
+  EXPECT_EQ(xvfb["status"], "killed by SIGKILL");
+  EXPECT_NE(x11vnc["ended"].get<std::string>().find("after Xvfb died"), std::string::npos) << x11vnc.dump();
+  EXPECT_NE(app["ended"].get<std::string>().find("Xvfb died"), std::string::npos) << app.dump();
+  EXPECT_LE(xvfb["ended_s"].get<double>(), x11vnc["ended_s"].get<double>());
   expect_no_process_left(run);
 }
 

@@ -9,17 +9,17 @@
 namespace pictor::game {
 
 std::vector<apps::SceneOption> GameScene::options() const {
-  return {{"seed", "1", "world seed: placement of everything random", {}},
-          {"detail", "1", "load scale (0.1-8): object counts and tessellation", {}},
-          {"truth", "", "write ground-truth boxes (YOLO txt per frame + coco.json) into this directory", {}},
-          {"truth_every", "1", "write ground truth for every Nth frame", {}},
-          {"truth_images", "0", "also write each ground-truth frame as a PPM image (slow)", {"0", "1"}},
-          {"state", "", "write the game state log (CSV) to this file", {}}};
+  return {apps::integer_option("seed", "1", "world seed: placement of everything random", 0, 2'000'000'000),
+          apps::number_option("detail", "1", "load scale (0.1-8): object counts and tessellation", 0.1, 8.0),
+          apps::text_option("truth", "", "write ground-truth boxes (YOLO txt per frame + coco.json) into this directory"),
+          apps::integer_option("truth_every", "1", "write ground truth for every Nth frame", 1, 1'000'000),
+          apps::text_option("truth_images", "0", "also write each ground-truth frame as a PPM image (slow)", {"0", "1"}),
+          apps::text_option("state", "", "write the game state log (CSV) to this file")};
 }
 
 void GameScene::setup(const apps::SceneContext& context) {
-  setup_.seed = static_cast<std::uint64_t>(context.options.integer("seed", 0, 2'000'000'000));
-  setup_.detail = static_cast<float>(context.options.number("detail", 0.1, 8.0));
+  setup_.seed = static_cast<std::uint64_t>(context.options.integer("seed"));
+  setup_.detail = static_cast<float>(context.options.number("detail"));
   setup_.width = context.size.width;
   setup_.height = context.size.height;
   const std::string state = context.options.text("state");
@@ -34,7 +34,7 @@ void GameScene::setup(const apps::SceneContext& context) {
   const std::string truth = context.options.text("truth");
   if (!truth.empty())
     truth_ = std::make_unique<TruthWriter>(truth, run_->sim().classes(), setup_.width, setup_.height,
-                                           context.options.integer("truth_every", 1, 1'000'000),
+                                           context.options.integer("truth_every"),
                                            context.options.text("truth_images") == "1");
   view_ = definition_.make_view(run_->sim());
   view_->setup();

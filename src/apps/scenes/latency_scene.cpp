@@ -12,10 +12,10 @@ namespace {
 class LatencyScene final : public Scene {
  public:
   std::vector<SceneOption> options() const override {
-    return {{"delay_ms", "0", "busy-wait per input event in the app logic (ms)", {}}};
+    return {number_option("delay_ms", "0", "busy-wait per input event in the app logic (ms)", 0, 10000)};
   }
   void setup(const SceneContext& context) override {
-    delay_ns_ = static_cast<std::int64_t>(context.options.number("delay_ms", 0, 10000) * 1e6);
+    delay_ns_ = static_cast<std::int64_t>(context.options.number("delay_ms") * 1e6);
   }
   void input(const platform::InputEvent& e) override {
     if (e.kind == platform::InputEvent::Kind::motion) return;

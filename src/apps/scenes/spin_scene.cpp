@@ -55,12 +55,13 @@ void main() {
 class SpinScene final : public Scene {
  public:
   std::vector<SceneOption> options() const override {
-    return {{"objects", "500", "number of cubes", {}}, {"seed", "1", "placement seed", {}}};
+    return {integer_option("objects", "500", "number of cubes", 1, 1'000'000),
+            integer_option("seed", "1", "placement seed", 0, 1 << 30)};
   }
 
   void setup(const SceneContext& context) override {
-    objects_ = context.options.integer("objects", 1, 1'000'000);
-    const int seed = context.options.integer("seed", 0, 1 << 30);
+    objects_ = context.options.integer("objects");
+    const int seed = context.options.integer("seed");
     program_ = build_program(kVertex, kFragment);
     time_uniform_ = glGetUniformLocation(program_, "time");
     const GLint projection_uniform = glGetUniformLocation(program_, "projection");
