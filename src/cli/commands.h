@@ -21,8 +21,9 @@ void add_record(CLI::App& app, Context& ctx);
 void add_train(CLI::App& app, Context& ctx);
 void add_ic(CLI::App& app, Context& ctx);
 
-// Registers the input drivers that live outside pictor::drivers (e.g. `ic:MODEL`, which needs
-// libtorch) with drivers::register_driver; called once at start, before any subcommand runs.
+// Registers the input drivers that live outside pictor::drivers (the intelligent client's:
+// reference, human, the baselines, and `ic:MODEL`, which needs libtorch) with
+// drivers::register_driver; called once at start, before any subcommand runs. In ic.cpp.
 void register_drivers();
 
 }  // namespace pictor::cli

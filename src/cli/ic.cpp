@@ -1,16 +1,36 @@
-// `pictor ic eval`: compares input drivers against a reference (paper table 3). The work is in
-// icdata::run_ic_eval; this file maps options and prints the table.
+// `pictor ic eval`: compares input drivers against a reference (paper table 3), and the
+// registration of the intelligent client's drivers. The work is in ic::run_ic_eval; this file
+// maps options (the benchmark, the driver list) and prints the table.
 #include <cstdio>
 
 #include "cli/commands.h"
 #include "core/error.h"
 #include "drivers/driver.h"
-#include "icdata/ic_eval.h"
-#include "icdata/recording.h"
+#include "ic/drivers.h"
+#include "ic/ic_eval.h"
+#include "ic/recording.h"
+
+#ifdef PICTOR_HAVE_IC_TORCH
+#include "ic/torch/ic_driver.h"
+#endif
 
 namespace pictor::cli {
 
+void register_drivers() {
+  ic::register_drivers();
+#ifdef PICTOR_HAVE_IC_TORCH
+  drivers::register_driver("ic", [](std::string_view args, std::string_view spec) {
+    return ic::make_ic_driver(ic::parse_ic_driver_args(args, spec));
+  });
+#else
+  drivers::register_driver("ic", [](std::string_view, std::string_view) -> std::unique_ptr<drivers::Driver> {
+    throw UsageError("driver 'ic': this pictor was built without libtorch");
+  });
+#endif
+}
+
 namespace {
+
 struct EvalArgs {
   std::string target;
   std::string reference;
@@ -25,6 +45,39 @@ struct EvalArgs {
   bool force = false;
   bool json = false;
 };
+
+// The benchmark: the one given, or the reference recording's game; a built-in game either way.
+std::string eval_target(const EvalArgs& a) {
+  std::string target = a.target;
+  if (target.empty()) {
+    if (a.reference.find(':') != std::string::npos)
+      throw UsageError("ic eval: give the benchmark (builtin:GAME) when the reference is a driver");
+    target = ic::read_recording(a.reference).info.game;
+  }
+  if (target.rfind("builtin:", 0) != 0) throw UsageError("ic eval: the benchmark must be builtin:NAME, not '" + target + "'");
+  return target;
+}
+
+// The command line as evaluation options.
+ic::EvalOptions eval_options(const EvalArgs& a, const Context& ctx) {
+  ic::EvalOptions o;
+  const std::string target = eval_target(a);
+  o.run.builtin = target.substr(8);
+  o.run.duration_s = parse_duration_s(a.duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
+  o.run.size = parse_size(a.size);
+  o.run.adapter = a.adapter;
+  o.run.net = a.net;
+  o.run.quiet = ctx.quiet;
+  o.target_label = target;
+  o.reference = a.reference;
+  o.seed = a.seed;
+  o.out = a.out;
+  o.force = a.force;
+  o.rounds = a.rounds;
+  o.drivers = ic::split_driver_specs(a.drivers, drivers::driver_names());
+  return o;
+}
+
 }  // namespace
 
 void add_ic(CLI::App& app, Context& ctx) {
@@ -50,50 +103,9 @@ void add_ic(CLI::App& app, Context& ctx) {
   eval->add_flag("--json", args->json, "print ic_eval.json instead of the table");
   eval->footer("Example:\n  pictor ic eval --reference rec --drivers replay:rec,gated-replay:rec,slow-motion:rec -d 20s -o eval");
   eval->callback([args, &ctx] {
-    icdata::EvalOptions o;
-    std::string target = args->target;
-    if (target.empty()) {
-      if (args->reference.find(':') != std::string::npos)
-        throw UsageError("ic eval: give the benchmark (builtin:GAME) when the reference is a driver");
-      target = icdata::read_recording(args->reference).info.game;
-    }
-    if (target.rfind("builtin:", 0) != 0) throw UsageError("ic eval: the benchmark must be builtin:NAME, not '" + target + "'");
-    o.run.builtin = target.substr(8);
-    o.run.duration_s = parse_duration_s(args->duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
-    o.run.size = parse_size(args->size);
-    o.run.adapter = args->adapter;
-    o.run.net = args->net;
-    o.run.quiet = ctx.quiet;
-    o.target_label = target;
-    o.reference = args->reference;
-    o.seed = args->seed;
-    o.out = args->out;
-    o.force = args->force;
-    o.rounds = args->rounds;
-    // Driver specs use ',' for their own options, so the list is split where a new spec starts:
-    // at a comma followed by a registered driver name and ':' (or the end).
-    for (const auto& item : {args->drivers}) {
-      std::string current;
-      std::size_t pos = 0;
-      while (pos <= item.size()) {
-        std::size_t comma = item.find(',', pos);
-        if (comma == std::string::npos) comma = item.size();
-        const std::string part = item.substr(pos, comma - pos);
-        const std::string name = part.substr(0, part.find(':'));
-        bool starts_spec = false;
-        for (const auto& n : drivers::driver_names()) starts_spec = starts_spec || n == name;
-        if (starts_spec && !current.empty()) {
-          o.drivers.push_back(current);
-          current.clear();
-        }
-        current += (current.empty() ? "" : ",") + part;
-        pos = comma + 1;
-      }
-      if (!current.empty()) o.drivers.push_back(current);
-    }
-    const nlohmann::json result = icdata::run_ic_eval(o);
+    const nlohmann::json result = ic::run_ic_eval(eval_options(*args, ctx));
     if (args->json) std::printf("%s\n", result.dump(2).c_str());
-    else std::printf("%s", icdata::format_ic_eval(result).c_str());
+    else std::printf("%s", ic::format_ic_eval(result).c_str());
   });
 }
 

@@ -9,7 +9,6 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/text.h"
-#include "icdata/record.h"
 
 namespace {
 
@@ -83,7 +82,6 @@ int main(int argc, char** argv) {
   pictor::cli::add_train(app, ctx);
   pictor::cli::add_ic(app, ctx);
   pictor::cli::register_drivers();
-  pictor::icdata::register_drivers();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,11 +1,12 @@
 // `pictor record`: records a play session for the intelligent client (DESIGN §9). The work is
-// in icdata::record_session; this file maps options and prints where the recording went.
+// in ic::record_session; this file maps options (the target: a built-in game or a profile) and
+// prints where the recording went.
 #include <cstdio>
 #include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "core/error.h"
-#include "icdata/record.h"
+#include "ic/record.h"
 #include "suite/suite_runner.h"
 
 namespace pictor::cli {
@@ -23,6 +24,32 @@ struct RecordArgs {
   std::string out;
   bool force = false;
 };
+
+// The command line as recording options: the session (a built-in game, or a profile applied to
+// it), the driver, the seed, REC and the recorded frames' size.
+ic::RecordOptions record_options(const RecordArgs& a, const Context& ctx) {
+  ic::RecordOptions o;
+  o.run.duration_s = parse_duration_s(a.duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
+  o.run.size = parse_size(a.size);
+  o.run.adapter = a.adapter;
+  o.run.net = a.net;
+  o.run.quiet = ctx.quiet;
+  if (a.target.rfind("builtin:", 0) == 0) {
+    o.run.builtin = a.target.substr(8);
+  } else if (a.target.rfind("profile:", 0) == 0) {
+    suite::apply_profile_target(a.target.substr(8), o.run);
+  } else {
+    throw UsageError("record: target must be builtin:GAME or profile:NAME, not '" + a.target + "'");
+  }
+  o.target_label = a.target;
+  o.driver = a.driver;
+  o.seed = a.seed;
+  o.out = a.out;
+  o.force = a.force;
+  o.frame_size = parse_size(a.frame_size);
+  return o;
+}
+
 }  // namespace
 
 void add_record(CLI::App& app, Context& ctx) {
@@ -42,26 +69,7 @@ void add_record(CLI::App& app, Context& ctx) {
   cmd->add_flag("--force", args->force, "REC holds earlier results: delete its contents and record there");
   cmd->footer("Example:\n  pictor record --driver reference builtin:racing:seed=3 -d 30s --out rec-racing");
   cmd->callback([args, &ctx] {
-    icdata::RecordOptions o;
-    o.run.duration_s = parse_duration_s(args->duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
-    o.run.size = parse_size(args->size);
-    o.run.adapter = args->adapter;
-    o.run.net = args->net;
-    o.run.quiet = ctx.quiet;
-    if (args->target.rfind("builtin:", 0) == 0) {
-      o.run.builtin = args->target.substr(8);
-    } else if (args->target.rfind("profile:", 0) == 0) {
-      suite::apply_profile_target(args->target.substr(8), o.run);
-    } else {
-      throw UsageError("record: target must be builtin:GAME or profile:NAME, not '" + args->target + "'");
-    }
-    o.target_label = args->target;
-    o.driver = args->driver;
-    o.seed = args->seed;
-    o.out = args->out;
-    o.force = args->force;
-    o.frame_size = parse_size(args->frame_size);
-    const icdata::RecordResult r = icdata::record_session(o);
+    const ic::RecordResult r = ic::record_session(record_options(*args, ctx));
     std::printf("recording %s: %zu frames, %zu inputs, %zu labelled frames (session %s)\n", r.dir.c_str(), r.frames,
                 r.inputs, r.labelled, r.session.dir.c_str());
     if (r.session.exit_code != 0) throw RunError(r.session.failure);

@@ -1,5 +1,6 @@
-// `pictor train`: trains the intelligent client's detector and policy (DESIGN §9), and registers
-// the `ic:MODEL` driver. Without libtorch (no pictor::ic) both report that they are missing.
+// `pictor train`: trains the intelligent client's detector and policy (DESIGN §9). Without
+// libtorch (no pictor::ic_torch) it reports that it is missing. The phases: the command line as
+// training options, ic::train_model, one summary line.
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -8,41 +9,73 @@
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/units.h"
-#include "drivers/driver.h"
 
-#ifdef PICTOR_HAVE_IC
-#include "ic/ic_driver.h"
-#include "ic/trainer.h"
+#ifdef PICTOR_HAVE_IC_TORCH
+#include "ic/torch/trainer.h"
 #endif
 
 namespace pictor::cli {
 
-void register_drivers() {
-#ifdef PICTOR_HAVE_IC
-  drivers::register_driver("ic", [](std::string_view args, std::string_view spec) {
-    return ic::make_ic_driver(ic::parse_ic_driver_args(args, spec));
-  });
-#else
-  drivers::register_driver("ic", [](std::string_view, std::string_view) -> std::unique_ptr<drivers::Driver> {
-    throw UsageError("driver 'ic': this pictor was built without libtorch");
-  });
-#endif
+#ifdef PICTOR_HAVE_IC_TORCH
+namespace {
+
+struct TrainArgs {
+  std::vector<std::string> recordings;
+  std::string out;
+  int steps = -1, detector_steps = -1, policy_steps = -1;
+  std::uint64_t seed = 1;
+  int threads = 1;
+  std::string aim = "auto";
+  std::string input;
+  std::string confidence = "0.3";
+};
+
+// The command line as training options. Checks what is about how it was written (a number, a
+// size in multiples of 8); the trainer checks the values (check_train_options).
+ic::TrainOptions train_options(const TrainArgs& a) {
+  ic::TrainOptions o;
+  o.recordings = a.recordings;
+  o.out = a.out;
+  if (a.steps >= 0) o.detector_steps = o.policy_steps = a.steps;
+  if (a.detector_steps >= 0) o.detector_steps = a.detector_steps;
+  if (a.policy_steps >= 0) o.policy_steps = a.policy_steps;
+  o.seed = a.seed;
+  o.threads = a.threads;
+  o.aim = a.aim;
+  if (a.confidence == "auto") {
+    o.confidence.reset();
+  } else {  // the range is the trainer's to check
+    char* end = nullptr;
+    o.confidence = std::strtod(a.confidence.c_str(), &end);
+    if (a.confidence.empty() || *end)
+      throw UsageError(fmt::format("pictor train: --confidence {}: expected auto or a number between 0 and 1",
+                                   a.confidence));
+  }
+  if (!a.input.empty()) {
+    const Size in = parse_size(a.input);
+    if (in.width % 8 || in.height % 8)
+      throw UsageError(fmt::format("pictor train: --input {}: width and height must be multiples of 8", a.input));
+    o.shape.input_width = in.width;
+    o.shape.input_height = in.height;
+  }
+  return o;
 }
 
-#ifdef PICTOR_HAVE_IC
+// The one line on stdout: the model's final losses and its held-out figures.
+void print_summary(const std::string& out, const ic::ModelManifest& m) {
+  const auto& losses = m.info["final_losses"];
+  fmt::print("model {}: detector loss {}, policy loss {}, held-out key accuracy {} (majority {}), mAP@0.5 {}\n",
+             out, losses["detector"].dump(), losses["policy"].dump(),
+             m.info["metrics"]["policy_on_detector"]["held_accuracy"].dump(),
+             m.info["metrics"]["policy_on_detector"]["majority_baseline_accuracy"].dump(),
+             m.info["metrics"]["detector"]["map50"].dump());
+}
+
+}  // namespace
+
 void add_train(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("train", "Train a detector and an LSTM policy from recordings (REC dirs)");
-  struct Args {
-    std::vector<std::string> recordings;
-    std::string out;
-    int steps = -1, detector_steps = -1, policy_steps = -1;
-    std::uint64_t seed = 1;
-    int threads = 1;
-    std::string aim = "auto";
-    std::string input;
-    std::string confidence = "0.3";
-  };
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<TrainArgs>();
   cmd->add_option("REC", args->recordings, "Recording directories (pictor record)")->required();
   cmd->add_option("--out,-o", args->out, "Model directory to write")->required();
   cmd->add_option("--steps", args->steps, "Training steps for both networks (default: detector 2000, policy 1500)");
@@ -63,41 +96,11 @@ void add_train(CLI::App& app, Context& ctx) {
     // Read by OpenMP when its pool starts (first parallel region): idle workers sleep instead
     // of spinning on the shared cores. A value the user set is kept.
     setenv("OMP_WAIT_POLICY", "passive", 0);
-    ic::TrainOptions o;
-    o.recordings = args->recordings;
-    o.out = args->out;
-    if (args->steps >= 0) o.detector_steps = o.policy_steps = args->steps;
-    if (args->detector_steps >= 0) o.detector_steps = args->detector_steps;
-    if (args->policy_steps >= 0) o.policy_steps = args->policy_steps;
-    o.seed = args->seed;
-    o.threads = args->threads;
-    o.aim = args->aim;
-    if (args->confidence == "auto") {
-      o.confidence.reset();
-    } else {  // the range is the trainer's to check
-      char* end = nullptr;
-      o.confidence = std::strtod(args->confidence.c_str(), &end);
-      if (args->confidence.empty() || *end)
-        throw UsageError(fmt::format("pictor train: --confidence {}: expected auto or a number between 0 and 1",
-                                     args->confidence));
-    }
-    if (!args->input.empty()) {
-      const Size in = parse_size(args->input);
-      if (in.width % 8 || in.height % 8)
-        throw UsageError(fmt::format("pictor train: --input {}: width and height must be multiples of 8", args->input));
-      o.shape.input_width = in.width;
-      o.shape.input_height = in.height;
-    }
+    ic::TrainOptions o = train_options(*args);
     Progress progress(ctx.quiet);
     o.progress = [&](const std::string& line) { progress.update(line); };
     o.note = [&](const std::string& line) { progress.note(line); };
-    const ic::ModelManifest m = ic::train_model(o);
-    const auto& losses = m.info["final_losses"];
-    fmt::print("model {}: detector loss {}, policy loss {}, held-out key accuracy {} (majority {}), mAP@0.5 {}\n",
-               o.out, losses["detector"].dump(), losses["policy"].dump(),
-               m.info["metrics"]["policy_on_detector"]["held_accuracy"].dump(),
-               m.info["metrics"]["policy_on_detector"]["majority_baseline_accuracy"].dump(),
-               m.info["metrics"]["detector"]["map50"].dump());
+    print_summary(o.out, ic::train_model(o));
   });
 }
 #else

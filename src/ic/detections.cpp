@@ -180,4 +180,9 @@ PointScore score_point(std::span<const std::vector<Detection>> detected,
   return s;
 }
 
+std::vector<Detection> mirrored(std::vector<Detection> objects) {
+  for (Detection& d : objects) d.cx = 1.0f - d.cx;
+  return objects;
+}
+
 }  // namespace pictor::ic

@@ -61,4 +61,8 @@ struct PointScore {
 PointScore score_point(std::span<const std::vector<Detection>> detected,
                        std::span<const std::vector<Detection>> truth, float x, float y);
 
+// The boxes mirrored left to right (cx -> 1 - cx), for a frame flipped the same way (the
+// detector's flip augmentation).
+std::vector<Detection> mirrored(std::vector<Detection> objects);
+
 }  // namespace pictor::ic

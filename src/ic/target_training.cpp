@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "core/error.h"
-#include "ic/calibration.h"
 
 namespace pictor::ic {
 
@@ -120,54 +118,6 @@ TargetStats target_statistics(const std::vector<PointerTrack>& tracks,
       stats.add(box->cls, tracks[q].event[i], ox, oy);
     }
   return stats;
-}
-
-nlohmann::json calibrate_target(PolicyNet& policy, const std::vector<PointerTrack>& tracks,
-                                const std::vector<std::vector<std::vector<float>>>& features,
-                                const std::vector<std::size_t>& from, ModelManifest& m) {
-  torch::NoGradGuard no_grad;
-  bool held_out = false;
-  for (std::size_t q = 0; q < tracks.size(); ++q) held_out = held_out || from[q] < features[q].size();
-  const auto first = static_cast<std::int64_t>(2 * m.vocabulary.size() + 3);
-  const auto f = static_cast<std::int64_t>(m.features.size());
-  std::vector<float> posteriors;
-  std::size_t events = 0, on_box = 0, aimed_right = 0, class_right = 0;
-  for (std::size_t q = 0; q < tracks.size(); ++q) {
-    const std::size_t n = features[q].size();
-    if (n == 0) continue;
-    torch::Tensor x = torch::empty({1, static_cast<std::int64_t>(n), f});
-    for (std::size_t i = 0; i < n; ++i)
-      std::memcpy(x[0][static_cast<std::int64_t>(i)].data_ptr<float>(), features[q][i].data(),
-                  features[q][i].size() * sizeof(float));
-    const torch::Tensor p = torch::softmax(std::get<0>(policy->forward(x))[0].slice(1, first), 1).contiguous();
-    const auto entries = static_cast<std::size_t>(p.size(1));
-    for (std::size_t i = held_out ? from[q] : 0; i < n; ++i) {
-      const int label = event_label(tracks[q], i, features[q][i], m);
-      if (label < 0) continue;
-      ++events;
-      const std::span<const float> probs(p[static_cast<std::int64_t>(i)].data_ptr<float>(), entries);
-      const TargetChoice c = choose_target(probs, features[q][i], m.features, m.event_given_target, tracks[q].event[i]);
-      posteriors.push_back(c.slot >= 0 ? static_cast<float>(c.posterior) : 0.0f);
-      if (label == no_target(m.features)) continue;
-      ++on_box;
-      aimed_right += c.slot == label ? 1 : 0;
-      class_right += c.slot >= 0 && c.slot / m.features.per_class == label / m.features.per_class ? 1 : 0;
-    }
-  }
-  // No event on a box: threshold above every posterior, the driver never aims.
-  m.target_threshold = 2.0;
-  if (on_box > 0)
-    m.target_threshold = threshold_for_fraction(posteriors, static_cast<double>(on_box) / static_cast<double>(events));
-  auto share = [](std::size_t a, std::size_t b) { return b ? nlohmann::json(static_cast<double>(a) / static_cast<double>(b)) : nlohmann::json(nullptr); };
-  std::size_t aimed = 0;
-  for (const float v : posteriors) aimed += static_cast<double>(v) >= m.target_threshold ? 1 : 0;
-  return {{"on", held_out ? "held-out frames, detector features" : "all frames, detector features"},
-          {"events", events},
-          {"events_on_a_box", on_box},
-          {"slot_accuracy", share(aimed_right, on_box)},
-          {"class_accuracy", share(class_right, on_box)},
-          {"aimed_share", share(aimed, events)},
-          {"target_threshold", m.target_threshold}};
 }
 
 }  // namespace pictor::ic

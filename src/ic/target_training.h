@@ -1,15 +1,16 @@
-// Training-side pieces of the policy's pointer-target head (internal to pictor::ic, includes
-// torch): the event statistics behind aiming, and the calibration of the driver's confidence rule.
+// Training-side pieces of the policy's pointer-target head that need no network: which frame of
+// reference the recorded pointer uses, and the event statistics behind aiming. The calibration of
+// the driver's confidence rule on the trained policy is in torch/policy_evaluation.h.
 #pragma once
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ic/manifest.h"
-#include "ic/networks.h"
 #include "ic/pointer_target.h"
 
 namespace pictor::ic {
@@ -67,14 +68,5 @@ int event_label(const PointerTrack& track, std::size_t i, std::span<const float>
 TargetStats target_statistics(const std::vector<PointerTrack>& tracks,
                               const std::vector<std::vector<std::vector<float>>>& features,
                               const std::vector<std::size_t>& until, const ModelManifest& m);
-
-// Sets m.target_threshold from the policy run over whole sequences of `features` (the detector's
-// output: what the driver sees), on the events of frames [from[q], end) (all frames when no
-// recording holds any out): the posterior (choose_target) above which the share of events aimed at
-// a box equals the share whose label on those features is a box; above every posterior (never
-// aims) when no event was labelled with a box. Returns the metrics for the manifest.
-nlohmann::json calibrate_target(PolicyNet& policy, const std::vector<PointerTrack>& tracks,
-                                const std::vector<std::vector<std::vector<float>>>& features,
-                                const std::vector<std::size_t>& from, ModelManifest& m);
 
 }  // namespace pictor::ic

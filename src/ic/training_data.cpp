@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "icdata/labels.h"
+#include "ic/labels.h"
 
 namespace pictor::ic {
 
@@ -23,10 +23,10 @@ std::optional<std::string> read_file(const std::string& path) {
   return s.str();
 }
 
-// YOLO label files are read by icdata (the same checks as `pictor record` and the importers).
+// YOLO label files are read by labels.h (the same checks as `pictor record` and the importers).
 std::vector<Detection> read_labels(const std::string& text, const std::string& path, int classes) {
   std::vector<Detection> out;
-  for (const icdata::LabelBox& b : icdata::parse_yolo_text(text, path, classes))
+  for (const LabelBox& b : parse_yolo_text(text, path, classes))
     out.push_back(Detection{b.class_id, static_cast<float>(b.cx), static_cast<float>(b.cy), static_cast<float>(b.w),
                             static_cast<float>(b.h), 1.0f});
   return out;
@@ -34,7 +34,7 @@ std::vector<Detection> read_labels(const std::string& text, const std::string& p
 
 }  // namespace
 
-std::vector<PointerEvent> derive_pointer_events(const icdata::Recording& rec) {
+std::vector<PointerEvent> derive_pointer_events(const Recording& rec) {
   std::vector<std::pair<unsigned, int>> buttons;  // button number -> vocabulary index
   for (std::size_t i = 0; i < rec.info.vocabulary.size(); ++i) {
     const drivers::InputCode c = drivers::parse_input_code(rec.info.vocabulary[i]);
@@ -67,7 +67,7 @@ std::vector<PointerEvent> derive_pointer_events(const icdata::Recording& rec) {
 }
 
 TrainingRecording load_training_recording(const std::string& dir) {
-  const icdata::Recording rec = icdata::read_recording(dir);
+  const Recording rec = read_recording(dir);
   TrainingRecording out;
   out.dir = dir;
   out.info = rec.info;
@@ -77,18 +77,18 @@ TrainingRecording load_training_recording(const std::string& dir) {
   if (rec.info.vocabulary.empty())
     throw UsageError(fmt::format("{}: empty vocabulary: no keys or buttons to learn", json));
   if (rec.frames.size() < 2) throw UsageError(fmt::format("{}/frames.csv: fewer than 2 frames", dir));
-  const std::vector<icdata::FrameAction> actions = icdata::derive_frame_actions(rec);
+  const std::vector<FrameAction> actions = derive_frame_actions(rec);
   const std::vector<PointerEvent> events = derive_pointer_events(rec);
   const int classes = static_cast<int>(rec.info.classes.size());
   out.frames.reserve(rec.frames.size());
   for (std::size_t i = 0; i < rec.frames.size(); ++i) {
-    const icdata::RecFrame& f = rec.frames[i];
+    const RecFrame& f = rec.frames[i];
     TrainingFrame t;
     t.seen_ns = f.seen_ns;
     t.image_path = (fs::path(dir) / f.file).string();
-    t.label_path = (fs::path(dir) / icdata::rec_label_file(f.index)).string();
+    t.label_path = (fs::path(dir) / rec_label_file(f.index)).string();
     if (const auto text = read_file(t.label_path)) t.objects = read_labels(*text, t.label_path, classes);
-    const icdata::FrameAction& a = actions[i];
+    const FrameAction& a = actions[i];
     t.held.reserve(a.held.size());
     for (const bool h : a.held) t.held.push_back(h ? 1.0f : 0.0f);
     for (const bool h : a.pressed) t.pressed.push_back(h ? 1.0f : 0.0f);

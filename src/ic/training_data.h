@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ic/features.h"
-#include "icdata/recording.h"
+#include "ic/recording.h"
 
 namespace pictor::ic {
 
@@ -16,7 +16,7 @@ struct TrainingFrame {
   std::string image_path;                         // the JPEG
   std::string label_path;                         // its YOLO label file (may not exist)
   std::optional<std::vector<Detection>> objects;  // nullopt: no label file (no truth)
-  std::vector<float> held;                        // per vocabulary entry, 1 = held (see icdata::FrameAction)
+  std::vector<float> held;                        // per vocabulary entry, 1 = held (see FrameAction)
   std::vector<float> pressed;                     // per vocabulary entry, 1 = a press onset in the interval
   float moved = 0;                                // 1 = the pointer was moved in the interval
   float dx = 0, dy = 0;                           // pointer motion, window pixels
@@ -30,17 +30,17 @@ struct TrainingFrame {
 
 struct TrainingRecording {
   std::string dir;
-  icdata::RecordingInfo info;
+  RecordingInfo info;
   std::vector<TrainingFrame> frames;
 };
 
 // Per recorded frame the pointer event of its interval [seen(i), seen(i+1)) (the intervals of
-// icdata::derive_frame_actions): first button press, else a move, else none; see TrainingFrame.
+// derive_frame_actions): first button press, else a move, else none; see TrainingFrame.
 struct PointerEvent {
   int event = -1;
   float x = -1, y = -1;
 };
-std::vector<PointerEvent> derive_pointer_events(const icdata::Recording& rec);
+std::vector<PointerEvent> derive_pointer_events(const Recording& rec);
 
 // Reads REC/recording.json, frames.csv, inputs.csv and labels/NNNNNN.txt. Throws UsageError
 // naming the file (and line) for bad content, and for a recording without classes or vocabulary.

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "ic/frame_image.h"
-#include "icdata/frame_image.h"
 
 namespace pictor::ic {
 
@@ -19,7 +17,7 @@ Sequence prepare(const TrainingRecording& rec, const NetworkShape& shape, double
   const auto ww = static_cast<float>(std::max(1, rec.info.window.width));
   const auto wh = static_cast<float>(std::max(1, rec.info.window.height));
   for (const TrainingFrame& f : rec.frames) {
-    const icdata::RgbImage img = icdata::read_jpeg_file(f.image_path);
+    const RgbImage img = read_jpeg_file(f.image_path);
     std::vector<std::uint8_t> buf(planar);
     downscale_planar(img.view(), shape.input_width, shape.input_height, buf.data());
     s.images.push_back(std::move(buf));
@@ -36,37 +34,6 @@ Sequence prepare(const TrainingRecording& rec, const NetworkShape& shape, double
     s.pointer.delta.emplace_back(f.dx / ww, f.dy / wh);
   }
   return s;
-}
-
-torch::Tensor image_batch(const std::vector<const std::vector<std::uint8_t>*>& images, const NetworkShape& shape,
-                          const std::vector<bool>& flip) {
-  const auto b = static_cast<std::int64_t>(images.size());
-  torch::Tensor x = torch::empty({b, 3, shape.input_height, shape.input_width}, torch::kUInt8);
-  const auto bytes = static_cast<std::size_t>(x.numel() / std::max<std::int64_t>(b, 1));
-  for (std::int64_t i = 0; i < b; ++i) {
-    std::memcpy(x[i].data_ptr<std::uint8_t>(), images[static_cast<std::size_t>(i)]->data(), bytes);
-    if (!flip.empty() && flip[static_cast<std::size_t>(i)]) x[i].copy_(x[i].flip({2}));
-  }
-  return x.to(torch::kFloat32);
-}
-
-std::vector<std::vector<Detection>> detect_all(DetectorNet& det, const Sequence& s, const ModelManifest& m,
-                                               double confidence) {
-  torch::NoGradGuard no_grad;
-  std::vector<std::vector<Detection>> out;
-  const std::size_t chunk = 64;
-  for (std::size_t i = 0; i < s.images.size(); i += chunk) {
-    std::vector<const std::vector<std::uint8_t>*> imgs;
-    for (std::size_t k = i; k < std::min(s.images.size(), i + chunk); ++k) imgs.push_back(&s.images[k]);
-    const torch::Tensor y = det->forward(image_batch(imgs, m.shape)).contiguous();
-    for (std::size_t k = 0; k < imgs.size(); ++k) {
-      const torch::Tensor yk = y[static_cast<std::int64_t>(k)].contiguous();
-      out.push_back(decode_grid(GridOutput{yk.data_ptr<float>(), m.shape.grid_width(), m.shape.grid_height(),
-                                           static_cast<int>(m.classes.size())},
-                                confidence, m.nms_iou));
-    }
-  }
-  return out;
 }
 
 }  // namespace pictor::ic

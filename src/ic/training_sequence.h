@@ -1,17 +1,14 @@
-// Recordings as the networks see them in training (internal to pictor::ic, includes torch):
-// one Sequence per recording (frames downscaled to the detector's input, labels, behaviour
-// targets, pointer events), image batches for the detector, and the detector run over a sequence.
+// Recordings as the networks see them in training: one Sequence per recording (frames downscaled
+// to the detector's input, labels, behaviour targets, pointer events). The tensors made from them
+// are in torch/tensors.h.
 #pragma once
-#include <torch/torch.h>
-
 #include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
 
-#include "ic/detections.h"
+#include "ic/features.h"
 #include "ic/manifest.h"
-#include "ic/networks.h"
 #include "ic/target_training.h"
 #include "ic/training_data.h"
 
@@ -34,18 +31,9 @@ struct Sequence {
 // The frames of `rec` downscaled to the input size; the last `held_out` fraction is not trained on.
 Sequence prepare(const TrainingRecording& rec, const NetworkShape& shape, double held_out);
 
-// A uint8 planar batch as float [B, 3, H, W]; `flip` (optional, one per image): mirror that
-// image left to right (augmentation).
-torch::Tensor image_batch(const std::vector<const std::vector<std::uint8_t>*>& images, const NetworkShape& shape,
-                          const std::vector<bool>& flip = {});
-
 // One frame of one sequence.
 struct Frame {
   std::size_t seq, index;
 };
-
-// The detector's objects on every frame of `s`, decoded at `confidence`.
-std::vector<std::vector<Detection>> detect_all(DetectorNet& det, const Sequence& s, const ModelManifest& m,
-                                               double confidence);
 
 }  // namespace pictor::ic

@@ -105,7 +105,7 @@ TEST(PointerTarget, StatisticsAverageOffsetsAndSmoothShares) {
 }
 
 TEST(PointerTarget, EventsOfARecordingPreferThePress) {
-  icdata::Recording rec;
+  Recording rec;
   rec.info.vocabulary = {"Up", "button1", "button3"};
   for (int i = 0; i < 4; ++i) rec.frames.push_back({static_cast<std::size_t>(i), 1000 * (i + 1), {}, {}, ""});
   using K = drivers::InputKind;

@@ -1,26 +1,18 @@
 #include "synthetic_rec.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 
-#include "icdata/frame_image.h"
-#include "icdata/recording.h"
+#include "ic/frame_image.h"
+#include "ic/recording.h"
 
 namespace pictor::ic::test {
 
 namespace fs = std::filesystem;
-
-std::string temp_dir(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / fmt::format("pictor-ic-test-{}-{}", getpid(), name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p.string();
-}
 
 namespace {
 
@@ -29,7 +21,7 @@ struct Box {
   double cx, cy, w, h;
 };
 
-void fill(icdata::RgbImage& img, const Box& b, std::uint8_t r, std::uint8_t g, std::uint8_t bl) {
+void fill(RgbImage& img, const Box& b, std::uint8_t r, std::uint8_t g, std::uint8_t bl) {
   const int x0 = static_cast<int>((b.cx - b.w / 2) * img.width), x1 = static_cast<int>((b.cx + b.w / 2) * img.width);
   const int y0 = static_cast<int>((b.cy - b.h / 2) * img.height), y1 = static_cast<int>((b.cy + b.h / 2) * img.height);
   for (int y = std::max(0, y0); y < std::min(img.height, y1); ++y)
@@ -44,13 +36,13 @@ Box car_at(int i) { return Box{1, 0.5 + 0.3 * std::cos(i * 0.17), 0.3, 0.12, 0.1
 
 // A red player and a blue car moving on grey, one frame every 33 ms, labelled except frame
 // `unlabelled` (-1: none); `act` adds the inputs the hand-made driver makes 5 ms after frame i.
-using Act = std::function<void(int i, std::int64_t t, const Box& player, std::vector<icdata::RecInput>& inputs)>;
+using Act = std::function<void(int i, std::int64_t t, const Box& player, std::vector<RecInput>& inputs)>;
 
 void write_moving_boxes(const std::string& dir, const std::string& game, std::vector<std::string> vocabulary,
                         int frames, int unlabelled, const Act& act) {
   fs::create_directories(fs::path(dir) / "frames");
   fs::create_directories(fs::path(dir) / "labels");
-  icdata::RecordingInfo info;
+  RecordingInfo info;
   info.game = game;
   info.driver = "hand-made";
   info.synthetic = true;
@@ -58,22 +50,22 @@ void write_moving_boxes(const std::string& dir, const std::string& game, std::ve
   info.frame_size = {128, 72};
   info.classes = {"player", "car"};
   info.vocabulary = std::move(vocabulary);
-  std::vector<icdata::RecFrame> rec_frames;
-  std::vector<icdata::RecInput> inputs;
+  std::vector<RecFrame> rec_frames;
+  std::vector<RecInput> inputs;
   for (int i = 0; i < frames; ++i) {
     const std::int64_t seen = 1'000'000'000 + std::int64_t{i} * 33'000'000;
     const Box player = player_at(i), car = car_at(i);
-    icdata::RgbImage img{128, 72, std::vector<std::uint8_t>(128 * 72 * 3, 90)};
+    RgbImage img{128, 72, std::vector<std::uint8_t>(128 * 72 * 3, 90)};
     fill(img, player, 220, 30, 30);
     fill(img, car, 30, 40, 220);
-    icdata::RecFrame f;
+    RecFrame f;
     f.index = static_cast<std::size_t>(i);
     f.seen_ns = seen;
     f.app_frame = static_cast<std::uint64_t>(i);
-    f.file = icdata::rec_frame_file(f.index);
-    icdata::write_file_bytes((fs::path(dir) / f.file).string(), icdata::encode_jpeg(img, 90));
+    f.file = rec_frame_file(f.index);
+    write_file_bytes((fs::path(dir) / f.file).string(), encode_jpeg(img, 90));
     if (i != unlabelled) {
-      std::ofstream lab(fs::path(dir) / icdata::rec_label_file(f.index));
+      std::ofstream lab(fs::path(dir) / rec_label_file(f.index));
       for (const Box& b : {player, car}) lab << fmt::format("{} {:.6f} {:.6f} {:.6f} {:.6f}\n", b.cls, b.cx, b.cy, b.w, b.h);
     }
     rec_frames.push_back(f);
@@ -83,9 +75,9 @@ void write_moving_boxes(const std::string& dir, const std::string& game, std::ve
   info.inputs = inputs.size();
   info.duration_s = frames * 0.033;
   std::ofstream(fs::path(dir) / "labels" / "classes.txt") << "player\ncar\n";
-  icdata::write_recording_info((fs::path(dir) / "recording.json").string(), info);
-  icdata::write_rec_frames((fs::path(dir) / "frames.csv").string(), rec_frames);
-  icdata::write_rec_inputs((fs::path(dir) / "inputs.csv").string(), inputs);
+  write_recording_info((fs::path(dir) / "recording.json").string(), info);
+  write_rec_frames((fs::path(dir) / "frames.csv").string(), rec_frames);
+  write_rec_inputs((fs::path(dir) / "inputs.csv").string(), inputs);
 }
 
 }  // namespace
@@ -94,7 +86,7 @@ void write_synthetic_clicks(const std::string& dir, int frames) {
   // Every fourth frame: move onto the player (a fifth of its height below its centre) and press;
   // release two frames later.
   write_moving_boxes(dir, "synthetic:clicks", {"button1"}, frames, -1,
-                     [](int i, std::int64_t t, const Box& player, std::vector<icdata::RecInput>& inputs) {
+                     [](int i, std::int64_t t, const Box& player, std::vector<RecInput>& inputs) {
                        if (i % 4 == 0) {
                          const int x = static_cast<int>(std::lround(player.cx * 1280));
                          const int y = static_cast<int>(std::lround((player.cy + 0.2 * player.h) * 720));
@@ -121,7 +113,7 @@ void write_synthetic_rec(const std::string& dir, int frames) {
   const unsigned left = drivers::parse_input_code("Left").code, right = drivers::parse_input_code("Right").code;
   bool holding_left = false, holding_right = false;
   write_moving_boxes(dir, "synthetic:test", {"Left", "Right"}, frames, 3,
-                     [&](int, std::int64_t t, const Box& player, std::vector<icdata::RecInput>& inputs) {
+                     [&](int, std::int64_t t, const Box& player, std::vector<RecInput>& inputs) {
                        const bool want_right = player.cx < 0.5, want_left = !want_right;
                        if (holding_left && !want_left) inputs.push_back({t, {drivers::InputKind::key_release, left, -1, -1}});
                        if (holding_right && !want_right) inputs.push_back({t, {drivers::InputKind::key_release, right, -1, -1}});

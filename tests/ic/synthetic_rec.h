@@ -8,11 +8,9 @@
 #include <vector>
 
 #include "ic/manifest.h"
+#include "temp_dir.h"
 
 namespace pictor::ic::test {
-
-// A fresh empty directory under the system temp dir.
-std::string temp_dir(const std::string& name);
 
 // Writes REC into `dir`: `frames` frames 33 ms apart at 128x72 (window 1280x720), classes
 // player (red box) and car (blue box), vocabulary Left, Right. The player slides left and right;

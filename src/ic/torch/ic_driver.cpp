@@ -1,0 +1,443 @@
+#include "ic/torch/ic_driver.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <optional>
+#include <cmath>
+#include <random>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "ic/calibration.h"
+#include "ic/frame_image.h"
+#include "ic/torch/model.h"
+#include "ic/pointer_target.h"
+
+namespace pictor::ic {
+
+IcDriverOptions parse_ic_driver_args(std::string_view args, std::string_view spec) {
+  IcDriverOptions o;
+  const auto comma = args.find(',');
+  o.model = std::string(args.substr(0, comma));
+  if (o.model.empty()) throw UsageError(fmt::format("driver '{}': expected ic:MODEL_DIR[,option=value...]", spec));
+  if (comma == std::string_view::npos) return o;
+  for (const auto& [key, value] : drivers::parse_driver_options(args.substr(comma + 1), spec)) {
+    auto number = [&, &k = key, &val = value](double lo, double hi) {
+      double v = 0;
+      const auto [end, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
+      if (ec != std::errc() || end != val.data() + val.size() || !(v >= lo && v <= hi))
+        throw UsageError(fmt::format("driver '{}': {}={} is not a number in {}..{}", spec, k, val, lo, hi));
+      return v;
+    };
+    if (key == "hold") {
+      o.hold = number(0.0, 1.0);
+    } else if (key == "fps") {
+      o.fps = number(0.1, 1000.0);
+    } else if (key == "motion") {
+      if (value != "on" && value != "off")
+        throw UsageError(fmt::format("driver '{}': motion must be on or off", spec));
+      o.motion = value == "on";
+    } else if (key == "act") {
+      if (value != "onsets" && value != "held" && value != "hybrid")
+        throw UsageError(fmt::format("driver '{}': act must be onsets, held or hybrid", spec));
+      o.onsets = value == "onsets";
+      o.hybrid = value == "hybrid";
+    } else if (key == "target") {
+      if (value != "on" && value != "off")
+        throw UsageError(fmt::format("driver '{}': target must be on or off", spec));
+      o.target = value == "on";
+    } else if (key == "fire") {
+      if (value != "drawn" && value != "box")
+        throw UsageError(fmt::format("driver '{}': fire must be drawn or box", spec));
+      o.fire = value == "box" ? 1 : 0;
+    } else if (key == "settle") {
+      o.settle_ms = number(0.0, 5000.0);
+    } else if (key == "seed") {
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), o.seed);
+      if (ec != std::errc() || end != value.data() + value.size())
+        throw UsageError(fmt::format("driver '{}': seed={} is not a non-negative integer", spec, value));
+    } else {
+      throw UsageError(fmt::format("driver '{}': unknown option '{}' (hold, fps, motion, act, target, settle, fire, seed)", spec, key));
+    }
+  }
+  return o;
+}
+
+namespace {
+
+// Per-stage durations in ns, summarised for the report.
+struct StageTimes {
+  std::vector<std::int64_t> ns;
+  nlohmann::json summary() const {
+    if (ns.empty()) return nullptr;
+    std::vector<std::int64_t> s = ns;
+    std::sort(s.begin(), s.end());
+    auto pct = [&](double p) {
+      const auto i = static_cast<std::size_t>(std::ceil(p * static_cast<double>(s.size()))) - 1;
+      return static_cast<double>(s[std::min(i, s.size() - 1)]) / 1e6;
+    };
+    double sum = 0;
+    for (const auto v : s) sum += static_cast<double>(v);
+    return {{"mean", sum / static_cast<double>(s.size()) / 1e6}, {"p50", pct(0.5)}, {"p99", pct(0.99)}, {"max", pct(1.0)}};
+  }
+};
+
+class IcDriver final : public drivers::Driver {
+ public:
+  IcDriver(IcDriverOptions options, Model model)
+      : options_(std::move(options)), model_(std::move(model)), rng_(options_.seed) {
+    const ModelManifest& m = model_.manifest();
+    frame_ns_ = static_cast<std::int64_t>(std::llround(m.frame_interval_ms * 1e6));
+    // The LSTM learnt one step per recorded frame: look at frames at that rate by default.
+    if (options_.fps <= 0) options_.fps = frame_ns_ > 0 ? std::min(1e9 / static_cast<double>(frame_ns_), 120.0) : 30.0;
+    period_ns_ = static_cast<std::int64_t>(1e9 / options_.fps);
+    for (const std::string& name : m.vocabulary) vocabulary_.push_back(drivers::parse_input_code(name));
+    held_.assign(vocabulary_.size(), false);
+    aimed_at_.assign(vocabulary_.size(), {-1, -1});
+    armed_until_ns_.assign(vocabulary_.size(), -1);
+    crosshair_ = m.aim_frame == "crosshair";
+    fire_only_at_boxes_ = crosshair_ && m.press_on_box >= 0.5;
+    if (crosshair_ && options_.target) {
+      const double settle_ms = options_.settle_ms >= 0 ? options_.settle_ms : m.aim_interval_ms;
+      settle_ns_ = static_cast<std::int64_t>(std::llround(settle_ms * 1e6));
+    }
+    fire_box_ = fire_only_at_boxes_ && (options_.fire >= 0 ? options_.fire == 1 : settle_ns_ > 0);
+    thresholds_ = options_.onsets ? m.release_thresholds : m.hold_thresholds;
+    if (options_.hold >= 0) thresholds_.assign(vocabulary_.size(), options_.hold);
+    planar_.resize(3 * static_cast<std::size_t>(m.shape.input_width) * static_cast<std::size_t>(m.shape.input_height));
+  }
+
+  std::string spec() const override {
+    return fmt::format("ic:{},{}fps={:.4g},motion={},act={},target={},{}seed={}", options_.model,
+                       options_.hold >= 0 ? fmt::format("hold={},", options_.hold) : std::string(), options_.fps,
+                       options_.motion ? "on" : "off", act_name(), options_.target ? "on" : "off",
+                       crosshair_ && options_.target ? fmt::format("settle={:.4g},fire={},", static_cast<double>(settle_ns_) / 1e6, fire_box_ ? "box" : "drawn") : std::string(),
+                       options_.seed);
+  }
+  std::vector<drivers::InputCode> vocabulary() const override { return vocabulary_; }
+  bool wants_image() const override { return true; }
+
+  drivers::Step step(const drivers::ClientView& view) override {
+    drivers::Step out;
+    if (first_ns_ < 0) first_ns_ = view.now_ns;
+    last_ns_ = view.now_ns;
+    out.next_ns = view.now_ns + period_ns_;
+    if (!view.image || view.frames_seen == frames_seen_) return out;
+    // Rate limit: a frame newer than the last one looked at waits until the period has passed.
+    if (last_decision_ns_ >= 0 && view.now_ns - last_decision_ns_ < period_ns_) {
+      out.next_ns = last_decision_ns_ + period_ns_;
+      return out;
+    }
+    frames_skipped_ += frames_seen_ == 0 ? 0 : view.frames_seen - frames_seen_ - 1;
+    frames_seen_ = view.frames_seen;
+    // The time this decision stands for: since the last one (one recorded frame for the first).
+    const std::int64_t step_ns = last_decision_ns_ >= 0 ? view.now_ns - last_decision_ns_ : frame_ns_;
+    last_decision_ns_ = view.now_ns;
+    now_ns_ = view.now_ns;
+    decide(*view.image, step_ns, out.send);
+    actions_ += out.send.size();
+    return out;
+  }
+
+  nlohmann::json report() const override {
+    nlohmann::json apm = nullptr;
+    const double minutes = static_cast<double>(last_ns_ - first_ns_) / 60e9;
+    if (first_ns_ >= 0 && minutes > 0) apm = static_cast<double>(actions_) / minutes;
+    return {{"driver", "ic"},
+            {"model", options_.model},
+            {"frames_processed", frames_processed_},
+            {"frames_skipped", frames_skipped_},
+            {"actions", actions_},
+            {"act", act_name()},
+            {"seed", options_.seed},
+            {"fps", options_.fps},
+            {"presses", presses_},
+            {"re_presses", re_presses_},
+            {"hold_thresholds", thresholds_},
+            {"target", options_.target},
+            {"target_threshold", model_.manifest().target_threshold},
+            {"aim_frame", model_.manifest().aim_frame},
+            {"lapsed_presses", lapsed_presses_},
+            {"aimed_presses", aimed_presses_},
+            {"unaimed_presses", unaimed_presses_},
+            {"aimed_moves", aimed_moves_},
+            {"settle_ms", crosshair_ && options_.target ? nlohmann::json(static_cast<double>(settle_ns_) / 1e6) : nlohmann::json(nullptr)},
+            {"settled_turns", settled_turns_},
+            {"fire", fire_box_ ? "box" : "drawn"},
+            {"actions_per_minute", apm},
+            {"detections_per_frame", frames_processed_ ? nlohmann::json(static_cast<double>(detections_) / static_cast<double>(frames_processed_)) : nlohmann::json(nullptr)},
+            {"inference_ms", {{"downscale", downscale_.summary()},
+                              {"detect", detect_.summary()},
+                              {"policy", policy_.summary()},
+                              {"total", total_.summary()}}},
+            {"threads", 1}};
+  }
+
+ private:
+  void decide(const tag::ImageView& image, std::int64_t step_ns, std::vector<drivers::Input>& send) {
+    const ModelManifest& m = model_.manifest();
+    const std::int64_t t0 = monotonic_ns();
+    downscale_planar(image, m.shape.input_width, m.shape.input_height, planar_.data());
+    const std::int64_t t1 = monotonic_ns();
+    const std::vector<Detection> objects = model_.detect(planar_.data());
+    const std::int64_t t2 = monotonic_ns();
+    const std::vector<float> features = frame_features(objects, m.features);
+    const PolicyOutput p = model_.policy_step(features);
+    const std::int64_t t3 = monotonic_ns();
+    downscale_.ns.push_back(t1 - t0);
+    detect_.ns.push_back(t2 - t1);
+    policy_.ns.push_back(t3 - t2);
+    total_.ns.push_back(t3 - t0);
+    ++frames_processed_;
+    detections_ += objects.size();
+    frame_ = Frame{&image, &features, &p};
+    on_target_ = crosshair_ && box_under_crosshair();
+    // A press held back until a box is under the crosshair goes now, or lapses.
+    for (std::size_t k = 0; k < armed_until_ns_.size(); ++k) {
+      if (armed_until_ns_[k] < 0) continue;
+      if (now_ns_ > armed_until_ns_[k]) {
+        armed_until_ns_[k] = -1;
+        ++lapsed_presses_;
+      } else if (!held_[k] && can_fire()) {
+        armed_until_ns_[k] = -1;
+        set(k, true, send);
+      }
+    }
+    for (std::size_t k = 0; k < vocabulary_.size(); ++k) {
+      // fire=box: a button is clicked on every frame it can fire on, released on the next one;
+      // the policy's drawn presses of buttons are not used.
+      if (fire_box_ && vocabulary_[k].button) {
+        if (held_[k]) {
+          set(k, false, send);
+        } else if (can_fire()) {
+          set(k, true, send);
+        }
+        continue;
+      }
+      // act=hybrid clicks pointer buttons: pressed on a sampled onset (as act=onsets), released
+      // on the next frame looked at. A click is a tap of a frame or two, down on ~2 % of the
+      // recorded frames: a held threshold calibrated offline on so rare a state never fired live
+      // (strategy: no button 1 press in 20 s), and a release threshold let buttons stay down
+      // for seconds over Xvnc.
+      if (options_.hybrid && vocabulary_[k].button) {
+        if (held_[k]) set(k, false, send);
+        if (sample(p.onset_probability[k], m.onset_scales[k], step_ns)) set(k, true, send);
+        continue;
+      }
+      const bool want = p.held_probability[k] >= thresholds_[k];
+      if (options_.hybrid) {
+        if (want != held_[k]) {
+          set(k, want, send);
+        } else if (want && sample(p.onset_probability[k], m.repress_scales[k], step_ns)) {
+          set(k, false, send);
+          set(k, true, send);
+          ++re_presses_;
+        }
+        continue;
+      }
+      if (options_.onsets && sample(p.onset_probability[k], m.onset_scales[k], step_ns)) {
+        // A press onset: a key already down is released and pressed again (as the teacher's
+        // re-presses and repeated taps are).
+        if (held_[k]) {
+          set(k, false, send);
+          ++re_presses_;
+        }
+        set(k, true, send);
+      } else if (want != held_[k] && (!want || !options_.onsets)) {
+        // Releases follow the held probability; in `held` mode presses do too.
+        set(k, want, send);
+      }
+    }
+    // An aimed click holds the pointer still until its release (the teacher never drags: a
+    // move with button 1 down would turn the click into a box selection).
+    if (!options_.motion || std::any_of(aimed_at_.begin(), aimed_at_.end(), [](const auto& a) { return a.first >= 0; })) return;
+    const bool can_move = m.motion_scale > 0 || m.target_threshold <= 1.0;
+    if (!can_move) return;
+    // The motion head learnt the move made on frames that moved; onsets decides when to make one.
+    const bool drawn = !(options_.onsets || options_.hybrid) || sample(p.move_probability, m.onset_scales.back(), step_ns);
+    const auto move = static_cast<int>(vocabulary_.size());
+    const auto at = aim(move);
+    if (settle_ns_ > 0 && at) {
+      // Settled turns (crosshair): with a confident target in view, turn toward it once the frame
+      // looked at is settle after the last input (so it shows where the view ended), unless the
+      // target is already under the crosshair; the sampled onsets time only the other moves.
+      if (settled() && !on_target_) {
+        ++aimed_moves_;
+        ++settled_turns_;
+        send_motion(at->first, at->second, send);
+      }
+      return;
+    }
+    if (!drawn) return;
+    if (at) {
+      ++aimed_moves_;
+      send_motion(at->first, at->second, send);
+    } else if (m.motion_scale > 0) {
+      move_pointer(image, p, send);
+    }
+  }
+
+  // The pointer target for an event of type `event` (a press of vocabulary entry k, or the move):
+  // the box choose_target() picks on this frame, when its posterior reaches the model's calibrated
+  // threshold, and the point on it the recordings aimed at (window pixels). nullopt: not
+  // confident, no box, target=off or a model without targets: the caller does what it did before.
+  std::optional<std::pair<int, int>> aim(int event) const {
+    const ModelManifest& m = model_.manifest();
+    if (!options_.target || !frame_.policy || frame_.policy->target_probability.empty()) return std::nullopt;
+    const TargetChoice c = choose_target(frame_.policy->target_probability, *frame_.features, m.features,
+                                         m.event_given_target, event);
+    if (c.slot < 0 || c.posterior < m.target_threshold) return std::nullopt;
+    const auto box = slot_box(*frame_.features, m.features, c.slot);
+    if (!box) return std::nullopt;
+    const auto& off = m.aim_offsets[static_cast<std::size_t>(box->cls)];
+    const auto [x, y] = aim_point(*box, off[0], off[1]);
+    const tag::ImageView& image = *frame_.image;
+    double px = x * image.width, py = y * image.height;
+    if (crosshair_) {
+      // Turn the view so that the aim point comes to the crosshair: move the pointer by the
+      // learnt gain times the point's offset from the window centre.
+      const double from_x = pointer_x_ >= 0 ? pointer_x_ : image.width / 2.0;
+      const double from_y = pointer_y_ >= 0 ? pointer_y_ : image.height / 2.0;
+      px = from_x + m.aim_gain * (x - 0.5) * image.width;
+      py = from_y + m.aim_gain * (y - 0.5) * image.height;
+    }
+    return std::pair<int, int>{std::clamp(static_cast<int>(std::lround(px)), 0, image.width - 1),
+                               std::clamp(static_cast<int>(std::lround(py)), 0, image.height - 1)};
+  }
+
+  // The frame looked at can show where the last input left the view: it is settle after that
+  // input (always true without a settle).
+  bool settled() const { return settle_ns_ <= 0 || now_ns_ - last_input_ns_ >= settle_ns_; }
+  // A crosshair press may go: a box under the crosshair on a settled frame.
+  bool can_fire() const { return settled() && on_target_; }
+
+  // A detected box contains the window centre (the crosshair) on the frame looked at.
+  bool box_under_crosshair() const {
+    const ModelManifest& m = model_.manifest();
+    return frame_.features && label_target(*frame_.features, m.features, 0.5, 0.5, m.aspect(), 0.0) != no_target(m.features);
+  }
+
+  void send_motion(int x, int y, std::vector<drivers::Input>& send) {
+    pointer_x_ = x;
+    pointer_y_ = y;
+    if (x == sent_x_ && y == sent_y_) return;
+    last_input_ns_ = now_ns_;
+    send.push_back(drivers::Input{drivers::InputKind::pointer_motion, 0, x, y});
+    sent_x_ = x;
+    sent_y_ = y;
+  }
+
+  // One Bernoulli draw for an onset in this step: the per-frame probability, scaled by the
+  // calibration, as a rate over `step_ns` (calibration.h step_probability). Always draws, so the
+  // generator's sequence depends only on the frames looked at.
+  bool sample(float p, double scale, std::int64_t step_ns) {
+    const double q = step_probability(std::min(1.0, static_cast<double>(p) * scale), step_ns, frame_ns_);
+    const double u = static_cast<double>(rng_() >> 11) * 0x1.0p-53;
+    return u < q;
+  }
+
+  const char* act_name() const { return options_.hybrid ? "hybrid" : options_.onsets ? "onsets" : "held"; }
+
+  void set(std::size_t k, bool down, std::vector<drivers::Input>& send) {
+    const drivers::InputCode& c = vocabulary_[k];
+    const drivers::InputKind kind = c.button ? (down ? drivers::InputKind::button_press : drivers::InputKind::button_release)
+                                             : (down ? drivers::InputKind::key_press : drivers::InputKind::key_release);
+    drivers::Input in{kind, c.code, -1, -1};
+    // A crosshair game fires where the view points: its presses are never aimed. When its player
+    // fired only at something, a press with nothing under the crosshair waits (armed) for one.
+    if (c.button && down && fire_only_at_boxes_ && !can_fire()) {
+      if (armed_until_ns_[k] < 0) armed_until_ns_[k] = now_ns_ + kFireWaitMs * 1'000'000;
+      return;
+    }
+    if (c.button && down && !crosshair_) {
+      // A press aimed at the chosen box: move there first, then press at that point.
+      if (const auto at = aim(static_cast<int>(k))) {
+        send_motion(at->first, at->second, send);
+        in.x = at->first;
+        in.y = at->second;
+        aimed_at_[k] = *at;
+        ++aimed_presses_;
+      } else {
+        ++unaimed_presses_;
+      }
+    } else if (c.button && aimed_at_[k].first >= 0) {
+      in.x = aimed_at_[k].first;  // released where it was pressed: a click, not a drag
+      in.y = aimed_at_[k].second;
+      aimed_at_[k] = {-1, -1};
+    }
+    send.push_back(in);
+    last_input_ns_ = now_ns_;
+    held_[k] = down;
+    presses_ += down ? 1 : 0;
+  }
+
+  // The learnt motion is a fraction of the window; whole pixels are sent, the remainder carried.
+  void move_pointer(const tag::ImageView& image, const PolicyOutput& p, std::vector<drivers::Input>& send) {
+    if (pointer_x_ < 0) {
+      pointer_x_ = image.width / 2.0;
+      pointer_y_ = image.height / 2.0;
+    }
+    const double x = std::clamp(pointer_x_ + static_cast<double>(p.dx) * image.width, 0.0, image.width - 1.0);
+    const double y = std::clamp(pointer_y_ + static_cast<double>(p.dy) * image.height, 0.0, image.height - 1.0);
+    const int ix = static_cast<int>(std::lround(x)), iy = static_cast<int>(std::lround(y));
+    pointer_x_ = x;
+    pointer_y_ = y;
+    if (ix == sent_x_ && iy == sent_y_) return;
+    send.push_back(drivers::Input{drivers::InputKind::pointer_motion, 0, ix, iy});
+    sent_x_ = ix;
+    sent_y_ = iy;
+  }
+
+  // What decide() is looking at, for aim() (valid during decide() only).
+  struct Frame {
+    const tag::ImageView* image = nullptr;
+    const std::vector<float>* features = nullptr;
+    const PolicyOutput* policy = nullptr;
+  };
+
+  IcDriverOptions options_;
+  Model model_;
+  std::mt19937_64 rng_;
+  std::int64_t frame_ns_ = 0;  // the recordings' frame interval (0: unknown)
+  std::int64_t period_ns_ = 0;
+  std::vector<drivers::InputCode> vocabulary_;
+  std::vector<bool> held_;
+  std::vector<double> thresholds_;
+  std::uint64_t presses_ = 0, re_presses_ = 0;
+  std::vector<std::uint8_t> planar_;
+  std::uint64_t frames_seen_ = 0;
+  std::int64_t last_decision_ns_ = -1;
+  std::int64_t first_ns_ = -1, last_ns_ = -1;
+  double pointer_x_ = -1, pointer_y_ = -1;
+  int sent_x_ = -1, sent_y_ = -1;
+  Frame frame_;
+  // Per vocabulary entry: where an aimed button press not yet released was made; -1, -1: none.
+  std::vector<std::pair<int, int>> aimed_at_;
+  std::uint64_t aimed_presses_ = 0, unaimed_presses_ = 0, aimed_moves_ = 0;
+  // Crosshair: per vocabulary entry, until when a drawn press waits for a box under the
+  // crosshair (-1: none waiting); presses that waited in vain.
+  static constexpr std::int64_t kFireWaitMs = 500;
+  std::vector<std::int64_t> armed_until_ns_;
+  bool crosshair_ = false, fire_only_at_boxes_ = false;  // from the manifest's aim
+  bool fire_box_ = false;  // fire=box in effect
+  bool on_target_ = false;  // crosshair: a detected box contains the centre of the frame looked at
+  std::uint64_t lapsed_presses_ = 0;
+  // Crosshair cadence: the settle (0: turns are sampled), when the last input (any) went out.
+  std::int64_t settle_ns_ = 0;
+  std::int64_t last_input_ns_ = std::numeric_limits<std::int64_t>::min() / 2;
+  std::uint64_t settled_turns_ = 0;
+  std::int64_t now_ns_ = 0;
+  std::uint64_t frames_processed_ = 0, frames_skipped_ = 0, actions_ = 0, detections_ = 0;
+  StageTimes downscale_, detect_, policy_, total_;
+};
+
+}  // namespace
+
+std::unique_ptr<drivers::Driver> make_ic_driver(const IcDriverOptions& options) {
+  return std::make_unique<IcDriver>(options, Model::load(options.model));
+}
+
+}  // namespace pictor::ic

@@ -1,0 +1,19 @@
+// `pictor train`: fits the detector on the recordings' labelled frames and the LSTM policy on
+// their per-frame objects and recorded actions (behavioural cloning), then writes MODEL/.
+// This header does not include torch: the command line (src/cli/train.cpp) includes it.
+#pragma once
+#include "ic/manifest.h"
+#include "ic/training_set.h"
+
+namespace pictor::ic {
+
+// Runs the phases in order, each a function with its inputs and outputs:
+//   validate (check_train_options) → load (load_training_set) → train detector (train_detector)
+//   → evaluate detector (its decode threshold, scores, boxes on every frame) → policy data
+//   (policy_data: features, targets, aim frame) → train policy (train_policy) → evaluate and
+//   calibrate the policy (policy_evaluation.h) → write MODEL/ (manifest with provenance and metrics).
+// Throws UsageError for unusable recordings (named), RunError when MODEL cannot be written.
+// Deterministic for a given seed, data and thread count.
+ModelManifest train_model(const TrainOptions& options);
+
+}  // namespace pictor::ic
