@@ -286,6 +286,8 @@ RunResult run_session(const RunOptions& options) {
       spawn.env["LD_PRELOAD"] = hook_lib + (preload && *preload ? std::string(":") + preload : "");
       spawn.env["PICTOR_OUT"] = fs::absolute(dir).string();
       if (driver && options.marker) spawn.env["PICTOR_MARKER"] = "1";
+      // The interposer is also a Vulkan layer: a private implicit-layer manifest (docs/vulkan.md).
+      for (const auto& [name, value] : vulkan_layer_environment()) spawn.env[name] = value;
     }
     spawn.stdout_path = (dir / "app.log").string();
     spawn.stderr_path = (dir / "app.log").string();
