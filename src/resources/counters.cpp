@@ -106,12 +106,18 @@ ProcessCounters ProcessCounters::open(pid_t pid, const std::vector<pid_t>& tids)
     attr.size = sizeof attr;
     attr.inherit = 1;  // threads and children created after this count into it
     attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-    // perf_event_paranoid 2 (Debian's default) allows user-space counting of one's own processes.
-    attr.exclude_kernel = 1;
+    // Kernel and user space (a context switch happens in the kernel: counted in user space only it
+    // is always 0); where perf_event_paranoid forbids kernel counting (2, Debian's default, for an
+    // unprivileged user) the counter falls back to user space and says so.
     attr.exclude_hv = 1;
     int first_error = 0;
     for (pid_t tid : tids) {
-      const long fd = ::syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      long fd = ::syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel) {
+        attr.exclude_kernel = 1;
+        e.user_only = true;
+        fd = ::syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      }
       if (fd >= 0) {
         e.fds.push_back(static_cast<int>(fd));
       } else if (errno != ESRCH && first_error == 0) {
@@ -158,6 +164,7 @@ std::vector<CounterReading> ProcessCounters::read() const {
     CounterReading r;
     r.event = e.name;
     r.unavailable = e.unavailable;
+    r.user_only = e.user_only;
     if (e.unavailable.empty()) {
       double total = 0;
       bool any = false;

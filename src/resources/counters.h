@@ -46,6 +46,7 @@ struct CounterReading {
   std::optional<std::uint64_t> value;   // nullopt when unavailable
   std::uint64_t enabled_ns = 0, running_ns = 0;
   std::string unavailable;              // "unavailable: …" when not counted
+  bool user_only = false;               // kernel counting was refused: user space only
 };
 
 // The counters of one process: one fd per event per thread that existed when it was opened, each
@@ -69,6 +70,7 @@ class ProcessCounters {
     std::string name;
     std::vector<int> fds;
     std::string unavailable;
+    bool user_only = false;
   };
   void close_all();
   std::vector<Event> events_;

@@ -86,10 +86,14 @@ ResourceSeries parse_resources(const std::string& text, const std::string& path,
     const std::string key = key_of(field(row, k_stack), field(row, k_role));
     const int pid = static_cast<int>(analysis::field_int64(row, ch, k_pid));
     auto [it, fresh] = counter_index.try_emplace({key, pid, field(row, k_event)}, out.counters.size());
-    if (fresh) out.counters.push_back({key, field(row, k_role), field(row, k_event), pid, field(row, k_name), {}, {}});
+    if (fresh) out.counters.push_back({key, field(row, k_role), field(row, k_event), pid, field(row, k_name), {}, {}, {}});
     CounterValue& c = out.counters[it->second];
-    if (const auto v = analysis::field_optional_double(row, ch, k_value)) c.value = *v;  // cumulative: the last counts
-    if (!field(row, k_note).empty()) c.unavailable = field(row, k_note);
+    if (const auto v = analysis::field_optional_double(row, ch, k_value)) {
+      c.value = *v;  // cumulative: the last counts
+      c.note = field(row, k_note);
+    } else if (!field(row, k_note).empty()) {
+      c.unavailable = field(row, k_note);
+    }
   }
   return out;
 }

@@ -154,6 +154,7 @@ json counters_block(const ResourceSeries& s) {
       // The role's processes summed (one pid per role but app-child; children count in the app's).
       e["value"] = (e["value"].is_number() ? e["value"].get<double>() : 0.0) + *c.value;
       e.erase("unavailable");
+      if (!c.note.empty()) e["note"] = c.note;
     } else if (!e["value"].is_number()) {
       e["unavailable"] = c.unavailable;
     }
@@ -215,7 +216,11 @@ json summarize_resources(const ResourceSeries& s) {
   for (std::size_t i = 1; i < s.samples.size(); ++i) intervals.push_back(static_cast<double>(s.samples[i] - s.samples[i - 1]) * 1e-6);
   json sampler{{"samples", s.samples.size()},
                {"interval_median_ms", number_or_null(round_to(stats::percentile(intervals, 50), 0.01))}};
-  if (processes.contains("sampler") && !s.samples.empty())
+  const MetricSeries* own = find_metric(s, "sampler", "thread_cpu_s");
+  if (own && !own->points.empty() && !s.samples.empty()) {
+    sampler["thread_cpu_s"] = own->points.back().value;
+    sampler["cpu_per_sample_ms"] = round_to(own->points.back().value * 1e3 / static_cast<double>(s.samples.size()), 1e-4);
+  } else if (processes.contains("sampler") && !s.samples.empty())
     sampler["cpu_per_sample_ms"] = round_to(processes["sampler"]["cpu_s"].get<double>() * 1e3 / static_cast<double>(s.samples.size()), 1e-3);
   json out{{"schema", 1},
            {"processes", processes},

@@ -40,6 +40,7 @@ struct CounterValue {
   std::string name;
   std::optional<double> value;   // the last reading
   std::string unavailable;
+  std::string note;              // of a counted event: "user space only (…)"
 };
 struct ResourceSeries {
   std::vector<std::int64_t> samples;          // the sample instants, ascending

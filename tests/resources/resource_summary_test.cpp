@@ -64,6 +64,25 @@ TEST(ResourceSummary, ThreadsInsidePictorAreNotSummedTwice) {
   EXPECT_NEAR(b["sampler"]["cpu_per_sample_ms"].get<double>(), 5.0, 1e-6);
 }
 
+TEST(ResourceSummary, SamplerCostFromItsThreadClockRow) {
+  std::string csv = kHeader;
+  csv += proc(1, "sampler", 6, "pictor sampler", 0, 0, 0, 0, 0) + proc(2, "sampler", 6, "pictor sampler", 0.01, 0, 0, 0, 0);
+  csv += metric(2, "sampler", "thread_cpu_s", 0.0006, "s");  // written at the last sample's time
+  const json b = summarize_resources(parse_resources(csv, "resources.csv"));
+  EXPECT_EQ(b["sampler"]["samples"], 2);
+  EXPECT_NEAR(b["sampler"]["cpu_per_sample_ms"].get<double>(), 0.3, 1e-9);  // not the 5 ms of whole ticks
+}
+
+TEST(ResourceSummary, UserSpaceOnlyCountersKeepTheirNote) {
+  std::string counters = kCountersHeader;
+  counters += "100,,app,10,app,context-switches,42,100,100,user space only (perf_event_paranoid forbids kernel counting)\n";
+  const json b = summarize_resources(parse_resources(kHeader, "resources.csv", counters, "counters.csv"));
+  const json& e = b["counters"]["app"]["events"]["context-switches"];
+  EXPECT_EQ(e["value"], 42);
+  EXPECT_FALSE(e.contains("unavailable"));
+  EXPECT_EQ(e["note"].get<std::string>().rfind("user space only", 0), 0u);
+}
+
 TEST(ResourceSummary, MachineNetworkAndReasons) {
   std::string csv = kHeader;
   // The one-off rows come with the first sample, as the sampler writes them.
