@@ -48,7 +48,7 @@ double thread_cpu_s() {
 struct ResourceSampler::Watched {
   pid_t pid = 0;
   pid_t tid = 0;  // a thread of pid; 0 for the whole process
-  std::string role, name;
+  std::string stack, role, name;
   bool descendants = false;
   std::uint64_t start_ticks = 0;  // as first seen: a reused pid is another process
   bool gone = false;
@@ -92,8 +92,10 @@ ResourceSampler::ResourceSampler(SamplerOptions options) : state_(std::make_uniq
 
 ResourceSampler::~ResourceSampler() { stop(); }
 
-void ResourceSampler::watch_process(pid_t pid, std::string role, std::string name, bool descendants) {
+void ResourceSampler::watch_process(pid_t pid, std::string role, std::string name, bool descendants,
+                                    std::string stack) {
   Watched w;
+  w.stack = stack.empty() ? state_->options.stack : std::move(stack);
   w.pid = pid;
   w.role = std::move(role);
   w.name = std::move(name);
@@ -105,8 +107,9 @@ void ResourceSampler::watch_process(pid_t pid, std::string role, std::string nam
   state_->watched.push_back(std::move(w));
 }
 
-void ResourceSampler::watch_thread(pid_t pid, pid_t tid, std::string role, std::string name) {
+void ResourceSampler::watch_thread(pid_t pid, pid_t tid, std::string role, std::string name, std::string stack) {
   Watched w;
+  w.stack = stack.empty() ? state_->options.stack : std::move(stack);
   w.pid = pid;
   w.tid = tid;
   w.role = std::move(role);
@@ -185,7 +188,6 @@ void ResourceSampler::loop() {
 void ResourceSampler::sample(std::int64_t now) {
   State& s = *state_;
   const std::string t = std::to_string(now);
-  const std::string stack = csv_field(s.options.stack);
   std::string& rows = s.resources.rows();
   // New descendants of the processes that have them: app-child rows from now on.
   const std::size_t roots = s.watched.size();
@@ -200,6 +202,7 @@ void ResourceSampler::sample(std::int64_t now) {
       });
       if (known) continue;
       Watched w;
+      w.stack = s.watched[i].stack;  // a child belongs to its parent's stack
       w.pid = child;
       w.role = role::kAppChild;
       w.name = r->stat.comm;
@@ -219,7 +222,7 @@ void ResourceSampler::sample(std::int64_t now) {
     const PidStat& st = r->stat;
     // A thread's status has no memory or thread count of its own: those cells stay empty.
     const std::optional<std::int64_t> threads = w.tid ? std::nullopt : std::optional<std::int64_t>(st.threads);
-    rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,\n", t, stack, w.role, w.tid ? w.tid : w.pid,
+    rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,\n", t, csv_field(w.stack), w.role, w.tid ? w.tid : w.pid,
                         csv_field(w.name.empty() ? st.comm : w.name), static_cast<double>(st.utime_ticks) * s.tick_s,
                         static_cast<double>(st.stime_ticks) * s.tick_s, opt(r->status.rss_kb), opt(threads),
                         opt(r->status.voluntary_switches), opt(r->status.involuntary_switches), st.minor_faults,
@@ -229,11 +232,11 @@ void ResourceSampler::sample(std::int64_t now) {
       for (const CounterReading& c : w.counters->read()) {
         if (!c.value) {
           if (!w.unavailable_written)
-            crows += fmt::format("{},{},{},{},{},{},,,,{}\n", t, stack, w.role, w.pid, csv_field(w.name), c.event,
+            crows += fmt::format("{},{},{},{},{},{},,,,{}\n", t, csv_field(w.stack), w.role, w.pid, csv_field(w.name), c.event,
                                  csv_field(c.unavailable));
           continue;
         }
-        crows += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", t, stack, w.role, w.pid, csv_field(w.name), c.event,
+        crows += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", t, csv_field(w.stack), w.role, w.pid, csv_field(w.name), c.event,
                              *c.value, c.enabled_ns, c.running_ns,
                              c.user_only ? "user space only (perf_event_paranoid forbids kernel counting)" : "");
       }

@@ -74,9 +74,11 @@ class ResourceSampler {
   // found at each sample and recorded as app-child rows (a child that exits between samples
   // only misses its last interval). Counters are opened now, on the threads it has now, inherited
   // by those it creates later.
-  void watch_process(pid_t pid, std::string role, std::string name, bool descendants = false);
+  // `stack` names the process's stack in the rows (empty: SamplerOptions::stack), so one sampler
+  // can watch several stacks.
+  void watch_process(pid_t pid, std::string role, std::string name, bool descendants = false, std::string stack = {});
   // One thread of a process (the relay's thread inside Pictor): its CPU and switches alone.
-  void watch_thread(pid_t pid, pid_t tid, std::string role, std::string name);
+  void watch_thread(pid_t pid, pid_t tid, std::string role, std::string name, std::string stack = {});
   // The session's client↔proxy bytes, or why there are none ("unavailable: …"), written once.
   void set_network(NetworkSource source);
   void set_network_unavailable(std::string reason);

@@ -90,3 +90,23 @@ TEST(Sampler, PerfErrnoTextNamesTheErrno) {
   EXPECT_EQ(perf_errno_text(ENOENT).rfind("ENOENT (No such file or directory: ", 0), 0u);
   EXPECT_NE(perf_errno_text(EACCES).find("perf_event_paranoid"), std::string::npos);
 }
+
+TEST(Sampler, OneSamplerForSeveralStacks) {
+  const fs::path dir = fresh("pictor-sampler-stacks");
+  SamplerOptions o;
+  o.out_dir = dir.string();
+  o.interval_s = 0.02;
+  o.counters = false;
+  ResourceSampler sampler(o);
+  // Two stacks' processes (here the same one twice, as a stand-in) told apart by the stack column.
+  sampler.watch_process(::getpid(), role::kApp, "first", false, "instance-1");
+  sampler.watch_process(::getpid(), role::kApp, "second", false, "instance-2");
+  sampler.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));
+  sampler.stop();
+  EXPECT_FALSE(fs::exists(dir / "counters.csv"));
+  const nlohmann::json b = summarize_resources(parse_resources(pictor::files::read_file(dir / "resources.csv"), "resources.csv"));
+  EXPECT_EQ(b["processes"]["instance-1/app"]["names"][0], "first");
+  EXPECT_EQ(b["processes"]["instance-2/app"]["names"][0], "second");
+  fs::remove_all(dir);
+}
