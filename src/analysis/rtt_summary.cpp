@@ -9,12 +9,12 @@
 #include "analysis/rtt.h"
 #include "analysis/rtt_partition.h"
 #include "analysis/stats.h"
+#include "core/json_util.h"
 
 namespace pictor::analysis {
 
 namespace {
 
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 
 // Uniform 0..n-1 by rejection, so the resampling is the same with every standard library.
 std::uint64_t draw_below(std::mt19937_64& rng, std::uint64_t n) {
@@ -95,9 +95,13 @@ void stage_summary(const RttTimeline& t, std::span<const MatchedInput> inputs, n
   stages["RD_ms"] = distribution_json(rd);
   stages["RD_ms"]["in_rtt_sum"] = false;
   // Not a CPU interval like the others: the GPU's own time for the response frame.
-  stages["RD_ms"]["source"] =
-      software ? "GL timer query; llvmpipe's queries do not see its raster threads, whose work is in AS (RD+AS)"
-               : "GL timer query (GPU time of the response frame; overlaps AL and AS)";
+  if (t.api == "Vulkan")
+    stages["RD_ms"]["source"] = "Vulkan timestamp queries around the response frame's submissions (GPU time; "
+                                "overlaps AL and AS)";
+  else
+    stages["RD_ms"]["source"] =
+        software ? "GL timer query; llvmpipe's queries do not see its raster threads, whose work is in AS (RD+AS)"
+                 : "GL timer query (GPU time of the response frame; overlaps AL and AS)";
   if (!stats::known(fc).empty()) {
     stages["FC_ms"] = distribution_json(fc);
     stages["FC_ms"]["in_rtt_sum"] = false;
@@ -135,6 +139,7 @@ void stage_summary(const RttTimeline& t, std::span<const MatchedInput> inputs, n
                                  : *std::max_element(unattributed_share.begin(), unattributed_share.end()))}};
   part["gl_renderer"] = t.gl_renderer.empty() ? nlohmann::json() : nlohmann::json(t.gl_renderer);
   part["software_renderer"] = software;
+  part["api"] = t.api.empty() ? nlohmann::json() : nlohmann::json(t.api);
   out["rtt_partition"] = part;
 }
 

@@ -13,6 +13,8 @@
 #include "core/progress.h"
 #include "runner/install_paths.h"
 #include "runner/machine.h"
+#include "core/time_text.h"
+#include "core/json_util.h"
 
 namespace pictor::suite {
 
@@ -20,16 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string time_stamp(const char* format, bool utc) {
-  const std::time_t t = std::time(nullptr);
-  char buf[40];
-  std::strftime(buf, sizeof buf, format, utc ? std::gmtime(&t) : std::localtime(&t));
-  return buf;
-}
-
 void write_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
-
-nlohmann::json number_or_null(const nlohmann::json& j) { return j.is_number() ? j : nlohmann::json(nullptr); }
 
 const nlohmann::json& at_path(const nlohmann::json& j, std::initializer_list<const char*> keys) {
   static const nlohmann::json null_value;
@@ -122,7 +115,7 @@ nlohmann::json benchmark_figures(const nlohmann::json& summary) {
 nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& options) {
   // A fresh directory, never one holding an earlier suite or session (their files would mix).
   const fs::path out = claim_out_dir(
-      options.out_dir, (fs::path("pictor-out") / ("suite-" + time_stamp("%Y%m%d-%H%M%S", false) + "-" + safe_name(suite.name))).string(),
+      options.out_dir, (fs::path("pictor-out") / ("suite-" + local_stamp_now() + "-" + safe_name(suite.name))).string(),
       options.force);
 
   nlohmann::json result{{"schema", 1},
@@ -131,7 +124,7 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
                         {"quick", options.quick},
                         {"command_line", options.argv},
                         {"machine", runner::machine_info()},
-                        {"start_time", time_stamp("%Y-%m-%dT%H:%M:%SZ", true)},
+                        {"start_time", iso_utc_now()},
                         {"benchmarks", nlohmann::json::array()}};
   Progress progress(options.quiet);
   const std::size_t n = suite.benchmarks.size();
@@ -203,7 +196,7 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
   }
   result["counts"] = {{"ok", ok}, {"failed", failed}, {"skipped", skipped},
                       {"not_run", n - result["benchmarks"].size()}};
-  result["end_time"] = time_stamp("%Y-%m-%dT%H:%M:%SZ", true);
+  result["end_time"] = iso_utc_now();
   result["dir"] = out.string();
   write_json(out / "suite.json", result);
   return result;
