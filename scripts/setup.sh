@@ -14,6 +14,8 @@ PACKAGES=(
   libxdamage-dev libxfixes-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libcairo2-dev libfreetype-dev libturbojpeg0-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # perf counter event names (the resource sampler; docs/resources.md)
+  libpfm4-dev
   # the embedded default: virtual X server + Mesa llvmpipe, and third-party GL apps for tests
   xvfb xauth x11-utils libgl1-mesa-dri libegl-mesa0 mesa-utils mesa-utils-extra glmark2-x11
   # Vulkan apps (docs/vulkan.md): the loader's headers for the layer, Mesa's lavapipe, vkcube

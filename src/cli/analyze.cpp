@@ -11,6 +11,7 @@
 #include "analysis/session_end.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
+#include "resources/resource_summary.h"
 
 namespace pictor::cli {
 
@@ -45,6 +46,10 @@ void add_analyze(CLI::App& app, Context& ctx) {
       const nlohmann::json rtt = analysis::rtt_summary(timeline, matched, notes);
       for (auto it = rtt.begin(); it != rtt.end(); ++it) summary[it.key()] = it.value();
     }
+    // A session with resources.csv: its resources block, computed again from the rows.
+    std::optional<resources::ResourceSeries> res;
+    if (is_session) res = resources::load_resources(opts->path);
+    if (res) summary["resources"] = resources::summarize_resources(*res);
     // Remarks about the input go to stderr so stdout stays the result alone.
     if (!ctx.quiet) {
       for (const std::string& note : series.notes) {
@@ -53,7 +58,8 @@ void add_analyze(CLI::App& app, Context& ctx) {
     }
     const std::string text =
         opts->json ? summary.dump(2) + "\n"
-                   : analysis::format_frame_summary(summary) + analysis::format_rtt_summary(summary);
+                   : analysis::format_frame_summary(summary) + analysis::format_rtt_summary(summary) +
+                         (res ? resources::format_resources(summary["resources"]) : std::string());
     std::fputs(text.c_str(), stdout);
   });
 }

@@ -6,6 +6,7 @@
 #include "analysis/rtt.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
+#include "resources/sampler.h"
 #include "core/error.h"
 #include "runner/adapter.h"
 #include "runner/session.h"
@@ -17,6 +18,8 @@ namespace {
 struct RunArgs {
   std::vector<std::string> target;
   std::string duration = "10s";
+  std::string sample_interval = "100ms";
+  bool no_resources = false;
   std::string size = "1280x720";
   std::string out;
   bool force = false;
@@ -40,6 +43,10 @@ void add_run(CLI::App& app, Context& ctx) {
                   "builtin:NAME[:option=value...], profile:NAME (a real game, profiles/), or -- COMMAND [ARGS...]");
   cmd->add_option("-d,--duration", args->duration, "how long to run (10s, 2m, 1h; 1 s to 24 h)")->capture_default_str();
   cmd->add_option("-s,--size", args->size, "window/screen size WxH")->capture_default_str();
+  cmd->add_option("--sample-interval", args->sample_interval,
+                  "how often the resource sampler records CPU, memory, network, counters (10ms..10s; resources.csv)")
+      ->capture_default_str();
+  cmd->add_flag("--no-resources", args->no_resources, "run without the resource sampler (no resources.csv, counters.csv)");
   cmd->add_option("-o,--out", args->out, "session directory (default pictor-out/<time>-<app>, numbered if taken)");
   cmd->add_flag("--force", args->force, "--out holds an earlier session: delete its contents and write there");
   cmd->add_flag("--json", args->json, "print summary.json instead of the table");
@@ -74,6 +81,8 @@ void add_run(CLI::App& app, Context& ctx) {
     if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME, profile:NAME or -- COMMAND");
     o.duration_s = parse_duration_s(args->duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
     o.size = parse_size(args->size);
+    o.sample_interval_s = parse_duration_s(args->sample_interval, "--sample-interval", resources::kMinSampleIntervalS,
+                                           resources::kMaxSampleIntervalS);
     if (args->target[0].rfind("builtin:", 0) == 0) {
       if (args->target.size() > 1) throw UsageError("builtin:NAME takes no further arguments");
       o.builtin = args->target[0].substr(8);
@@ -83,6 +92,7 @@ void add_run(CLI::App& app, Context& ctx) {
     } else {
       o.command = args->target;
     }
+    o.resources = !args->no_resources;
     o.out_dir = args->out;
     o.force = args->force;
     o.quiet = ctx.quiet;

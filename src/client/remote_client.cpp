@@ -19,6 +19,7 @@
 #include "client/client_core.h"
 #include "client/client_files.h"
 #include "client/rfb_connection.h"
+#include "client/rfb_socket.h"
 #include "client/rfb_updates_file.h"
 #include "client/x_connection.h"
 #include "core/clock.h"
@@ -67,7 +68,7 @@ struct RemoteClient::State : ClientTransport {
   std::atomic<bool> stop_requested{false};
   std::atomic<bool> finish_requested{false};
   std::atomic<bool> running{false};
-  std::mutex stop_mutex;
+  mutable std::mutex stop_mutex;
   bool stopped = false;
   mutable std::mutex info_mutex;
   nlohmann::json info;  // the connection's info, refreshed by the thread at each flush
@@ -357,6 +358,15 @@ bool RemoteClient::running() const { return state_ && state_->running.load(); }
 nlohmann::json RemoteClient::server_info() const {
   std::lock_guard lock(state_->info_mutex);
   return state_->info;
+}
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> RemoteClient::socket_bytes() const {
+  // stop() closes the socket under stop_mutex: held here, the fd cannot be another file's.
+  std::lock_guard lock(state_->stop_mutex);
+  if (state_->stopped || !state_->conn) return std::nullopt;
+  const auto b = rfb::tcp_bytes(state_->conn->fd());
+  if (!b) return std::nullopt;
+  return std::make_pair(b->sent, b->received);
 }
 
 RemoteClientStats RemoteClient::rfb_stats() const { return state_->rfb; }

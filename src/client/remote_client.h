@@ -78,6 +78,9 @@ class RemoteClient {
   bool running() const;
   // For run.json (see RfbConnection::info()); safe from any thread.
   nlohmann::json server_info() const;
+  // Bytes sent (acknowledged) and received on the connection so far, from the socket's TCP_INFO;
+  // nullopt once stopped or when the kernel does not say. Safe from any thread.
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> socket_bytes() const;
   // The RFB counts; complete after stop().
   RemoteClientStats rfb_stats() const;
 

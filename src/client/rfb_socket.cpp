@@ -100,6 +100,14 @@ std::optional<std::int64_t> bytes_read_from(int fd) {
   return std::nullopt;
 }
 
+std::optional<TcpBytes> tcp_bytes(int fd) {
+  tcp_info info{};
+  socklen_t len = sizeof info;
+  if (::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0) return std::nullopt;
+  if (len < offsetof(tcp_info, tcpi_bytes_received) + sizeof info.tcpi_bytes_received) return std::nullopt;
+  return TcpBytes{info.tcpi_bytes_acked, info.tcpi_bytes_received};
+}
+
 SigpipeBlock::SigpipeBlock() {
   sigset_t pipe;
   sigemptyset(&pipe);

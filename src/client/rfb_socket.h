@@ -19,6 +19,13 @@ int connect_tcp(const std::string& host, int port, double timeout_s);
 // not say (not TCP, old kernel).
 std::optional<std::int64_t> bytes_read_from(int fd);
 
+// The bytes the kernel has sent and had acknowledged (tcpi_bytes_acked) and received
+// (tcpi_bytes_received) on a TCP socket; nullopt when it does not say (not TCP, old kernel).
+struct TcpBytes {
+  std::uint64_t sent = 0, received = 0;
+};
+std::optional<TcpBytes> tcp_bytes(int fd);
+
 // While alive, a write to a closed socket on this thread fails with EPIPE instead of killing the
 // process (libvncclient writes with write(), not send(MSG_NOSIGNAL)); a SIGPIPE raised meanwhile
 // is consumed before the mask is restored.

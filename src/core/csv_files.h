@@ -24,6 +24,12 @@ inline constexpr CsvFile kClientInputs{"client_inputs.csv", 1, "tag,kind,detail,
 inline constexpr CsvFile kClientFrames{"client_frames.csv", 1, "seen_ns,tag,frame,decode_us,capture_us"};
 inline constexpr CsvFile kClientUpdates{"client_updates.csv", 1, "update,start_ns,end_ns,rects,bytes,x,y,w,h,marker,offset"};
 inline constexpr CsvFile kClientColours{"client_colours.csv", 1, "seen_ns,r,g,b"};
+// Written by the runner's resource sampler (docs/resources.md): one row per watched process or
+// thread and per machine metric at each sample; counters.csv one row per process and event.
+inline constexpr CsvFile kResources{"resources.csv", 1,
+                                    "t_ns,stack,role,pid,name,user_s,system_s,rss_kb,threads,voluntary_switches,"
+                                    "involuntary_switches,minor_faults,major_faults,read_bytes,write_bytes,value,unit,note"};
+inline constexpr CsvFile kCounters{"counters.csv", 1, "t_ns,stack,role,pid,name,event,value,enabled_ns,running_ns,note"};
 // Written by the analysis (the header is built there: its stage columns are listed in one place).
 inline constexpr CsvFile kInputs{"inputs.csv", 1, ""};
 // A built-in game's state log (`state=FILE`; state.csv in sessions of `pictor record` / `ic eval`):
@@ -36,7 +42,7 @@ inline constexpr CsvFile kRecInputs{"inputs.csv", 1, "t_ns,kind,code,x,y"};
 // The files of a session directory, by name.
 inline constexpr CsvFile kSessionFiles[] = {kFrames,        kGpu,          kInputsRead,    kProxyEvents,
                                             kClientInputs,  kClientFrames, kClientUpdates, kClientColours,
-                                            kInputs,        kStateLog};
+                                            kInputs,        kStateLog,     kResources,     kCounters};
 
 // The session file `name` is an instance of ("frames.csv", or "frames.1234.csv" from a second
 // process), or nullptr.

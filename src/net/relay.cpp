@@ -173,6 +173,7 @@ void TcpRelay::stop() {
 }
 
 void TcpRelay::loop() {
+  thread_id_.store(static_cast<int>(::gettid()));
   // Release times are the measurement: do not let the kernel coalesce this thread's wake-ups
   // (default slack 50 us).
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);

@@ -37,6 +37,8 @@ class TcpRelay {
   uint64_t bytes_up() const { return bytes_[0].load(); }
   uint64_t bytes_down() const { return bytes_[1].load(); }
   uint64_t connections() const { return connections_.load(); }
+  // The forwarding thread's kernel thread id (0 before it started), for the resource sampler.
+  int thread_id() const { return thread_id_.load(); }
 
  private:
   void loop();
@@ -50,6 +52,7 @@ class TcpRelay {
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> bytes_[2] = {0, 0};
   std::atomic<uint64_t> connections_{0};
+  std::atomic<int> thread_id_{0};
 };
 
 }  // namespace pictor::net

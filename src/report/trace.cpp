@@ -17,6 +17,7 @@
 #include "analysis/rtt_partition.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "resources/resource_summary.h"
 
 namespace pictor::report {
 
@@ -212,8 +213,11 @@ void write_trace(const std::string& session_dir) {
   }
   const analysis::RttTimeline t = analysis::load_rtt_timeline(session_dir, /*require_client=*/false);
   const auto inputs = analysis::match_timeline(t);
+  json trace = build_trace(t, inputs);
+  // The resource sampler's counter tracks (docs/resources.md), on the same clock.
+  if (const auto series = resources::load_resources(session_dir)) resources::add_resource_tracks(trace, *series);
   // Whole or not at all: a trace cut by a full disk would be JSON no viewer opens.
-  files::write_file(dir / "trace.json", build_trace(t, inputs).dump() + "\n");
+  files::write_file(dir / "trace.json", trace.dump() + "\n");
 }
 
 }  // namespace pictor::report

@@ -39,6 +39,7 @@
 #include "runner/install_paths.h"
 #include "runner/machine.h"
 #include "runner/process.h"
+#include "runner/session_resources.h"
 #include "runner/session_writes.h"
 #include "core/time_text.h"
 
@@ -154,6 +155,7 @@ RunResult run_session(const RunOptions& options) {
   if (!(options.duration_s >= kMinSessionS && options.duration_s <= kMaxSessionS))
     throw UsageError(fmt::format("--duration must be between {} and {} (got {:g} s)", format_duration(kMinSessionS),
                                  format_duration(kMaxSessionS), options.duration_s));
+  check_sample_interval(options.sample_interval_s);
   require_adapter_name(options.adapter);
   const bool remote = is_remote_adapter(options.adapter);
   net::NetSpec net_spec;
@@ -207,6 +209,7 @@ RunResult run_session(const RunOptions& options) {
   std::unique_ptr<net::TcpRelay> relay;
   std::unique_ptr<net::NetemLink> netem;
   std::optional<Process> app;
+  std::unique_ptr<SessionResources> resources;  // the resource sampler (docs/resources.md)
   std::unique_ptr<client::LocalClient> local_client;
   std::unique_ptr<client::RemoteClient> remote_client;
   // The one client of this session, whichever adapter it belongs to.
@@ -282,6 +285,8 @@ RunResult run_session(const RunOptions& options) {
                               remote ? options.adapter : std::string("Xvfb"), adapter->display(), options.duration_s));
     start = monotonic_ns();
     app = Process::spawn(spawn);
+    if (options.resources)
+      resources = SessionResources::start(dir.string(), options.sample_interval_s, *adapter, app->pid(), label);
     // While it runs, run.json already says which processes are Pictor's (their pids).
     run["app"]["pid"] = app->pid();
     run["start_ns"] = start;
@@ -340,6 +345,7 @@ RunResult run_session(const RunOptions& options) {
       }
     }
     write_json(dir / "run.json", run, kRunJsonWrite);
+    if (resources) resources->watch_network(relay.get(), remote_client.get());
     bool client_ended_noted = false;
     bool inputs_finished = false;
     for (;;) {
@@ -381,6 +387,7 @@ RunResult run_session(const RunOptions& options) {
       progress.update(fmt::format("pictor: {} {:.0f}/{:g} s", label, measured_s, options.duration_s));
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+    if (resources) resources->stop();
     // A suspended process (SIGSTOP) runs no code: seen now, before the stop, it explains a freeze.
     suspended_servers = adapter->suspended();
     app_suspended = app->suspended();
@@ -502,6 +509,7 @@ RunResult run_session(const RunOptions& options) {
       // trace.json is a convenience for sessions without inputs; the frame files stand alone.
     }
   }
+  if (resources) resources->add_to(result.summary, run, writes);
   if (fs::exists(dir / "hook.json")) {
     try {
       run["gl"] = nlohmann::json::parse(files::read_file(dir / "hook.json"));

@@ -50,6 +50,9 @@ struct RunOptions {
   // RTT then stays unknown because the client cannot read tags).
   bool marker = true;
   double grace_s = 2.0;               // SIGTERM → SIGKILL grace period
+  // How often the resource sampler reads /proc, counters, GPU and power (resources.csv), 10 ms..10 s.
+  double sample_interval_s = 0.1;
+  bool resources = true;              // false: no resource sampler (its overhead bench compares)
 };
 
 struct RunResult {

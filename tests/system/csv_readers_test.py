@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 # The columns docs/session-files.md, docs/client.md, docs/rfb-client.md, docs/proxy-hooks.md and
-# docs/games.md document for each file (a file may add columns; none may be missing).
+# docs/games.md, docs/resources.md document for each file (a file may add columns; none may be missing).
 DOCUMENTED = {
     "frames.csv": ["frame", "ctx", "swap_ns", "frame_ms", "swap_call_ms", "gpu_ms", "fc_ms", "tag"],
     "gpu.csv": ["frame", "ctx", "gpu_ms"],
@@ -30,6 +30,10 @@ DOCUMENTED = {
                          "width", "height", "quality"],
     "inputs.csv": ["tag", "kind", "sent_ns", "read_ns", "response_frame", "seen_ns", "rtt_ms", "status"],
     "state.csv": ["step", "event", "detail", "score"],
+    "resources.csv": ["t_ns", "stack", "role", "pid", "name", "user_s", "system_s", "rss_kb", "threads",
+                      "voluntary_switches", "involuntary_switches", "minor_faults", "major_faults", "read_bytes",
+                      "write_bytes", "value", "unit", "note"],
+    "counters.csv": ["t_ns", "stack", "role", "pid", "name", "event", "value", "enabled_ns", "running_ns", "note"],
 }
 
 failures = []
@@ -83,11 +87,12 @@ def main():
     run(pictor, ["--adapter", "xvnc", "--driver", "scripted:rate=6,keys=Up+Left", "-d", "5s", "--size", "640x360",
                  "--out", remote, f"builtin:racing:state={os.path.abspath(remote)}/state.csv"])
     check_session(remote, ["frames.csv", "inputs_read.csv", "client_inputs.csv", "client_frames.csv",
-                           "client_updates.csv", "proxy_events.csv", "inputs.csv", "state.csv"])
+                           "client_updates.csv", "proxy_events.csv", "inputs.csv", "state.csv",
+                           "resources.csv", "counters.csv"])
     local = os.path.join(work, "local")
     run(pictor, ["--driver", "scripted:rate=4", "--no-marker", "-d", "3s", "--size", "320x240", "--out", local,
                  "builtin:latency"])
-    check_session(local, ["frames.csv", "client_colours.csv"])
+    check_session(local, ["frames.csv", "client_colours.csv", "resources.csv", "counters.csv"])
     for f in failures:
         print("FAIL:", f)
     if failures:

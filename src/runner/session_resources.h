@@ -1,0 +1,57 @@
+// The resource sampler of one session (docs/resources.md): given the adapter's servers, the app
+// (with its descendants), Pictor's own process and the relay's thread with their roles, started
+// with the app and stopped when the measurement ends; its figures go into summary.json.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+
+#include "resources/sampler.h"
+
+namespace pictor::client {
+class RemoteClient;
+}
+namespace pictor::net {
+class TcpRelay;
+}
+
+namespace pictor::runner {
+
+class Adapter;
+class SessionWrites;
+
+// Throws UsageError unless kMinSampleIntervalS <= interval_s <= kMaxSampleIntervalS.
+void check_sample_interval(double interval_s);
+
+class SessionResources {
+ public:
+  // Starts sampling the adapter's servers, the app and Pictor's own process. Never throws: what
+  // cannot be measured is a reason in the files; a resources.csv that cannot be created is a
+  // note in `notes()` and no sampler.
+  static std::unique_ptr<SessionResources> start(const std::string& dir, double interval_s, const Adapter& adapter,
+                                                 pid_t app_pid, const std::string& app_name);
+  ~SessionResources();
+
+  // The client↔proxy bytes: the relay's counters when there is one (and its thread's CPU), else
+  // the client socket's TCP_INFO; none for the local adapter (the reason is written).
+  void watch_network(const net::TcpRelay* relay, const client::RemoteClient* client);
+  // Ends sampling (a last sample first). Idempotent.
+  void stop();
+  // summary["resources"] from the recorded files (run["resources"] when there is no summary);
+  // summary.json rewritten through `writes`.
+  void add_to(nlohmann::json& summary, nlohmann::json& run, SessionWrites& writes);
+
+ private:
+  SessionResources() = default;
+  std::string dir_;
+  std::unique_ptr<resources::ResourceSampler> sampler_;
+  resources::SamplerStats stats_;
+  std::string failure_;
+  int error_ = 0;
+  bool stopped_ = false;
+  bool remote_ = false;  // the adapter serves RFB: there is a network to measure
+};
+
+}  // namespace pictor::runner
