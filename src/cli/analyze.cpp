@@ -1,13 +1,16 @@
 // `pictor analyze PATH [--json]`: reads a session directory, a frames.csv, a MangoHud or a
-// PresentMon CSV and prints the frame figures of DESIGN 6 (table, or summary.json's frame part).
+// PresentMon CSV and prints the frame figures of DESIGN 6 (table, or summary.json's frame part);
+// for a session directory also its RTT figures and the bottleneck verdict.
 #include <cstdio>
 #include <string>
 
 #include <filesystem>
 
+#include "analysis/bottleneck.h"
 #include "analysis/load.h"
 #include "analysis/play_window.h"
 #include "analysis/rtt.h"
+#include "analysis/session_data.h"
 #include "analysis/session_end.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
@@ -45,6 +48,10 @@ void add_analyze(CLI::App& app, Context& ctx) {
       const nlohmann::json rtt = analysis::rtt_summary(timeline, matched, notes);
       for (auto it = rtt.begin(); it != rtt.end(); ++it) summary[it.key()] = it.value();
     }
+    // The bottleneck verdict of a session, from the figures above and its files (docs/reports.md).
+    if (is_session)
+      analysis::add_bottleneck(summary, analysis::read_json_file((std::filesystem::path(opts->path) / "run.json").string()),
+                               opts->path);
     // Remarks about the input go to stderr so stdout stays the result alone.
     if (!ctx.quiet) {
       for (const std::string& note : series.notes) {
@@ -53,7 +60,8 @@ void add_analyze(CLI::App& app, Context& ctx) {
     }
     const std::string text =
         opts->json ? summary.dump(2) + "\n"
-                   : analysis::format_frame_summary(summary) + analysis::format_rtt_summary(summary);
+                   : analysis::format_frame_summary(summary) + analysis::format_rtt_summary(summary) +
+                         analysis::format_bottleneck(summary);
     std::fputs(text.c_str(), stdout);
   });
 }

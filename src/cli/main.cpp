@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   pictor::cli::add_record(app, ctx);
   pictor::cli::add_train(app, ctx);
   pictor::cli::add_ic(app, ctx);
+  pictor::cli::add_compare(app, ctx);
   pictor::cli::register_drivers();
   pictor::icdata::register_drivers();
   try {

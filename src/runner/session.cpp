@@ -35,6 +35,7 @@
 #include "core/units.h"
 #include "core/progress.h"
 #include "report/frametime_graph.h"
+#include "report/html/report.h"
 #include "runner/install_paths.h"
 #include "runner/machine.h"
 #include "runner/process.h"
@@ -502,6 +503,11 @@ RunResult run_session(const RunOptions& options) {
       // trace.json is a convenience for sessions without inputs; the frame files stand alone.
     }
   }
+  // The bottleneck verdict, from the figures above and the session's files (docs/reports.md).
+  if (result.summary.is_object()) {
+    analysis::add_bottleneck(result.summary, run, dir.string());
+    write_json(dir / "summary.json", result.summary);
+  }
   if (fs::exists(dir / "hook.json")) {
     try {
       std::ifstream in(dir / "hook.json");
@@ -561,6 +567,8 @@ RunResult run_session(const RunOptions& options) {
   if (interrupted_by) run["interrupted_by"] = signal_name(interrupted_by);
   if (!result.failure.empty()) run["failure"] = result.failure;
   write_json(dir / "run.json", run);
+  // report.html from the files above; one that cannot be drawn is a note, never a failed session.
+  if (const std::string note = report::try_write_session_report(dir.string()); !note.empty()) progress.note("pictor: note: " + note);
   return result;
 }
 
