@@ -33,6 +33,8 @@ TEST_PACKAGES=(
   python3
   # a test checks tests/mark/data/expected.json against MotionMark's own scoring JavaScript
   nodejs
+  # the report tests open report.html and compare.html in a real headless browser
+  chromium
 )
 if [ "${1:-}" = "--tests" ]; then
   PACKAGES+=("${TEST_PACKAGES[@]}")

@@ -77,7 +77,8 @@ struct MetricComparison {
   CompareMetric metric;
   double a = 0, b = 0;         // A's and B's figure (a session's, or the mean of the runs')
   double diff = 0, ratio = 0;  // B − A, B / A (NaN when A is 0)
-  Interval diff_ci{}, ratio_ci{};
+  // NaN (null in compare.json) until resampled: an unknown interval is never [0, 0].
+  Interval diff_ci{kUnknown, kUnknown}, ratio_ci{kUnknown, kUnknown};
   std::size_t n_a = 0, n_b = 0;  // samples (frames or inputs) or runs behind each side
   Verdict verdict = Verdict::Unknown;
   std::string note;  // why the verdict is unknown
@@ -107,7 +108,7 @@ Comparison compare_runs(const std::vector<nlohmann::json>& a, const std::vector<
 struct AcrossRuns {
   std::size_t n = 0;
   double mean = 0, sd = 0, min = 0, max = 0;
-  Interval ci{};
+  Interval ci{kUnknown, kUnknown};
 };
 AcrossRuns across_runs(const std::vector<double>& values, const CompareOptions& options = {});
 

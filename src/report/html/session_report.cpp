@@ -31,13 +31,15 @@ std::string str(const nlohmann::json& j, const std::string& fallback = "") {
 // The key figures, each traceable to its summary.json key (its id) and with its reason when unknown.
 class Figures {
  public:
-  Figures(const nlohmann::json& summary, const std::vector<html::Unknown>& unknowns) : s_(summary), u_(unknowns) {}
+  // prefix: of every figure's id, so a figure shown in two sections has an id in each.
+  Figures(const nlohmann::json& summary, const std::vector<html::Unknown>& unknowns, std::string prefix = "")
+      : s_(summary), u_(unknowns), prefix_(std::move(prefix)) {}
 
   void add(std::initializer_list<std::string_view> keys, const std::string& label, int decimals, const std::string& sub = "") {
     const nlohmann::json& v = json_at(s_, keys);
-    std::string id, path;
+    std::string id = prefix_, path;
     for (std::string_view k : keys) {
-      id += (id.empty() ? "" : "-") + std::string(k);
+      id += (id.size() == prefix_.size() ? "" : "-") + std::string(k);
       path += (path.empty() ? "" : ".") + std::string(k);
     }
     const std::string text = v.is_number() ? (decimals < 0 ? html::fmt_ms(v.get<double>()) : html::fmt_num(v.get<double>(), decimals)) : "";
@@ -54,6 +56,7 @@ class Figures {
  private:
   const nlohmann::json& s_;
   const std::vector<html::Unknown>& u_;
+  std::string prefix_;
   std::string html_;
 };
 
@@ -193,7 +196,7 @@ std::string rtt_section(const analysis::SessionData& d) {
 
 std::string client_section(const analysis::SessionData& d, const std::vector<std::int64_t>& seen_ns,
                            const std::vector<html::Unknown>& unknowns) {
-  Figures f(d.summary, unknowns);
+  Figures f(d.summary, unknowns, "client-");
   f.add({"fps_avg"}, "server FPS (app swaps)", 1);
   f.add({"fps_client"}, "client FPS (distinct frames received)", 1);
   if (!json_at(d.summary, {"fps_client_updates"}).is_null() || json_at(d.run, {"adapter"}) != "local")
