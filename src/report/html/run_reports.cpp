@@ -43,6 +43,13 @@ std::string report_link(const std::string& sub, const std::string& text) {
   return fmt::format("<a href=\"{}/report.html\">{}</a>", escape(sub), escape(text));
 }
 
+// A repeated benchmark's interval across runs under its mean (suite.json ci_across_runs).
+std::string across(const nlohmann::json& entry, const char* key, int decimals) {
+  const nlohmann::json& ci = json_at(entry, {"ci_across_runs", key});
+  if (!ci.is_array()) return "";
+  return "<br><small class=\"ci-across-runs\">" + ci_text(ci, decimals) + " across runs</small>";
+}
+
 }  // namespace
 
 std::string suite_report_html(const nlohmann::json& suite) {
@@ -62,9 +69,11 @@ std::string suite_report_html(const nlohmann::json& suite) {
     const std::string repeat = e.contains("repeat") ? fmt::format(" ×{}", e["repeat"].get<int>()) : "";
     rows.push_back({dir.is_string() ? report_link(dir.get<std::string>(), name) + repeat : escape(name),
                     fmt::format("<span class=\"{}\">{}</span>", status == "ok" ? "better" : "worse", escape(status)),
-                    n(json_at(e, {"fps"}), 1), n(json_at(e, {"frame_ms_p50"}), 2), n(json_at(e, {"frame_ms_p99"}), 2),
+                    n(json_at(e, {"fps"}), 1) + across(e, "fps", 1), n(json_at(e, {"frame_ms_p50"}), 2) + across(e, "frame_ms_p50", 2),
+                    n(json_at(e, {"frame_ms_p99"}), 2) + across(e, "frame_ms_p99", 2),
                     n(json_at(e, {"low_1pct_fps_percentile"}), 1) + " / " + n(json_at(e, {"low_1pct_fps_average"}), 1),
-                    n(json_at(e, {"rtt_ms_mean"}), 1), n(json_at(e, {"rtt_ms_p99"}), 1), n(json_at(e, {"rtt_inputs"}), 0),
+                    n(json_at(e, {"rtt_ms_mean"}), 1) + across(e, "rtt_ms_mean", 1), n(json_at(e, {"rtt_ms_p99"}), 1) + across(e, "rtt_ms_p99", 1),
+                    n(json_at(e, {"rtt_inputs"}), 0),
                     escape(str(json_at(e, {"reason"})))});
     cats.categories.push_back(name);
     fps.push_back(json_number(e, {"fps"}));
@@ -81,7 +90,8 @@ std::string suite_report_html(const nlohmann::json& suite) {
   rc.stacked({{"RTT mean", "#5c6bc0", rtt}});
   body += html::section("benchmarks", "Benchmarks", table + "<div class=\"charts\">" + fc.svg() + rc.svg() + "</div>" +
                         "<p class=\"note\">1 % low: FPS at the 99th frame-time percentile (PresentMon) / average FPS of the "
-                        "slowest 1 % (CapFrameX). Each benchmark's name links to its own report.</p>");
+                        "slowest 1 % (CapFrameX). Each benchmark's name links to its own report. Under a repeated benchmark's mean (×N): "
+                        "the 95 % interval across its runs (the runs' figures resampled; run-to-run variance included).</p>");
   body += html::section("run", "What ran",
                         html::table({"", ""}, {{"command line", "<span class=\"cmd\">" + escape(html::shell_words(json_at(suite, {"command_line"}))) + "</span>"},
                                                {"machine", machine_line(json_at(suite, {"machine"}))},
