@@ -4,7 +4,7 @@
 # `make test`. Debian/Ubuntu only (apt-get).
 #   scripts/install-games.sh              list the games and whether each is installed
 #   scripts/install-games.sh neverball    install one (names as in profiles/, or their packages)
-#   scripts/install-games.sh all          install all three
+#   scripts/install-games.sh all          install all four
 set -euo pipefail
 
 # profile name → Debian package
@@ -12,6 +12,7 @@ declare -A PACKAGE=(
   [extremetuxracer]=extremetuxracer
   [neverball]=neverball
   [supertuxkart]=supertuxkart
+  [warzone2100]=warzone2100
 )
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }

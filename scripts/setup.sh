@@ -16,6 +16,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # the embedded default: virtual X server + Mesa llvmpipe, and third-party GL apps for tests
   xvfb xauth x11-utils libgl1-mesa-dri libegl-mesa0 mesa-utils mesa-utils-extra glmark2-x11
+  # Vulkan apps (docs/vulkan.md): the loader's headers for the layer, Mesa's lavapipe, vkcube
+  libvulkan-dev mesa-vulkan-drivers vulkan-tools
   # a test runs glmark2 under valgrind to catch the hook writing into or leaving behind freed memory
   valgrind
   # remote rendering: the VNC proxies Pictor drives, and libvncclient for its RFB client
@@ -33,6 +35,8 @@ TEST_PACKAGES=(
   python3
   # a test checks tests/mark/data/expected.json against MotionMark's own scoring JavaScript
   nodejs
+  # a test runs vkcube under Khronos' validation layer beneath Pictor's Vulkan layer
+  vulkan-validationlayers
   # the report tests open report.html and compare.html in a real headless browser
   chromium
 )

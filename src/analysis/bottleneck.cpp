@@ -72,9 +72,9 @@ void cpu_evidence(const BottleneckEvidence& e, bool proxy, std::string& text, st
                   std::vector<std::string>& missing) {
   const char* who = proxy ? "proxy" : "app";
   if (!e.resources_sampled) {
-    missing.push_back(fmt::format("per-process CPU is not sampled (no resources.csv): it would say whether the {} "
-                                  "is busy (at a core) or waiting",
-                                  who));
+    missing.push_back(fmt::format("per-process CPU is not sampled ({}): it would say whether the {} is busy (at a core) "
+                                  "or waiting",
+                                  e.resources_problem.empty() ? "no resources.csv" : e.resources_problem, who));
     return;
   }
   const double cpu = component_cpu(e, proxy);
@@ -250,8 +250,22 @@ BottleneckEvidence bottleneck_evidence(const nlohmann::json& summary, const nloh
     // Unknown stays unknown: the verdict then says which measurement is missing.
   }
   e.software_renderer = is_software_renderer(renderer);
+  // The sampler's own per-role means, when summary.json has them (docs/resources.md).
+  if (const nlohmann::json& procs = json_at(summary, {"resources", "processes"}); procs.is_object()) {
+    for (auto it = procs.begin(); it != procs.end(); ++it) {
+      const double cpu = json_number(it.value(), {"cpu_mean_pct"});
+      if (!std::isfinite(cpu)) continue;
+      const std::string& key = it.key();  // "role", or "STACK/role" with several stacks
+      e.cpu_pct[key.substr(key.rfind('/') == std::string::npos ? 0 : key.rfind('/') + 1)] = cpu;
+    }
+    if (!e.cpu_pct.empty()) {
+      e.resources_sampled = true;
+      return e;
+    }
+  }
   if (fs::exists(fs::path(session_dir) / "resources.csv")) {
     const ResourceSamples r = read_resources_csv((fs::path(session_dir) / "resources.csv").string());
+    if (!r.problem.empty()) e.resources_problem = "resources.csv: " + r.problem;
     if (r.problem.empty()) {
       e.resources_sampled = true;
       std::map<std::string, std::pair<double, std::size_t>> sums;

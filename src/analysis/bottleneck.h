@@ -34,8 +34,11 @@ struct BottleneckEvidence {
   double frame_rate_cap = kUnknown;      // run.json proxy.frame_rate_cap (Xvnc -FrameRate)
   // Per-process CPU from resources.csv, mean percent of one core, by component; empty and
   // resources_sampled false when the session has no resources.csv.
+  // From summary.json `resources.processes.*.cpu_mean_pct` (by role: app, proxy, xserver+proxy)
+  // when the session has that block, else from a resources.csv with a cpu_pct column.
   bool resources_sampled = false;
   std::map<std::string, double> cpu_pct;
+  std::string resources_problem;  // why a resources.csv that exists could not be used
 };
 
 // Thresholds of the rules, with their reasons in docs/reports.md.

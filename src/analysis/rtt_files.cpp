@@ -14,6 +14,7 @@
 #include "analysis/rtt.h"
 #include "analysis/session_schema.h"
 #include "core/error.h"
+#include "core/files.h"
 
 namespace pictor::analysis {
 
@@ -353,10 +354,7 @@ void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inp
                         ms_text(m.wait_app_ms), ms_text(m.wait_later_frame_ms), ms_text(m.wait_proxy_ms),
                         ms_text(m.unattributed_ms));
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw RunError("cannot write " + path);
+  files::write_file(path, text);
 }
 
 nlohmann::json match_inputs(const std::string& session_dir) {

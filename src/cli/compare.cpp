@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <fstream>
 
 #include "analysis/compare.h"
 #include "analysis/compare_input.h"
@@ -135,11 +134,8 @@ void add_compare(CLI::App& app, Context& ctx) {
                                      gates[g].metric));
     for (const std::string& u : unpaired) table += "  not compared: " + u + "\n";
     doc["fail_if_worse"] = gate_results;
-    {
-      std::ofstream f(out / "compare.json");
-      f << doc.dump(2) << '\n';
-      if (!f) throw RunError("cannot write " + (out / "compare.json").string());
-    }
+    // Whole or absent (core/files.h): a cut compare.json would be invalid JSON.
+    report::write_text_file((out / "compare.json").string(), doc.dump(2) + "\n");
     report::write_text_file((out / "compare.html").string(), report::compare_report_html(doc));
     std::fputs(args->json ? (doc.dump(2) + "\n").c_str() : table.c_str(), stdout);
     if (!ctx.quiet) std::fprintf(stderr, "pictor: compare.json and compare.html in %s\n", out.string().c_str());

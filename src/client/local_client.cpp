@@ -28,6 +28,7 @@
 #include "client/x_connection.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/files.h"
 
 namespace pictor::client {
 
@@ -45,39 +46,19 @@ using drivers::InputKind;
 // pixels: this is how the RTT of a session without the marker is measured (docs/client.md).
 class ColourLog {
  public:
-  explicit ColourLog(const std::string& dir) : path_(dir + "/client_colours.csv") {
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw RunError("cannot create " + path_ + ": " + std::strerror(errno));
-    buf_ = std::string(csv_files::kClientColours.header) + "\n";
-  }
-  ~ColourLog() {
-    flush();
-    ::close(fd_);
-  }
-  ColourLog(const ColourLog&) = delete;
-  ColourLog& operator=(const ColourLog&) = delete;
+  explicit ColourLog(const std::string& dir)
+      : file_(files::RowFile::create(dir + "/client_colours.csv", csv_files::kClientColours.header)), dir_(dir) {}
   void add(std::int64_t seen_ns, const MeanColour& c) {
-    fmt::format_to(std::back_inserter(buf_), "{},{:.1f},{:.1f},{:.1f}\n", seen_ns, c.r, c.g, c.b);
+    fmt::format_to(std::back_inserter(file_.rows()), "{},{:.1f},{:.1f},{:.1f}\n", seen_ns, c.r, c.g, c.b);
   }
-  // Writes what is buffered; the error names the file once a write failed.
-  bool flush() {
-    std::size_t done = 0;
-    while (error_.empty() && done < buf_.size()) {
-      const ssize_t n = ::write(fd_, buf_.data() + done, buf_.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) error_ = "writing " + path_ + " failed: " + std::strerror(errno);
-      else done += static_cast<std::size_t>(n);
-    }
-    buf_.clear();
-    return error_.empty();
-  }
-  const std::string& error() const { return error_; }
+  // Writes what is buffered (rows whole; a full disk's are kept for the next flush); the last
+  // flush closes the file. False once rows were lost; the error then says how many.
+  bool flush(bool last = false) { return last ? file_.close() : file_.flush(); }
+  std::string error() const { return dir_ + ": " + file_.loss_note(); }
 
  private:
-  std::string path_;
-  int fd_ = -1;
-  std::string buf_;
-  std::string error_;
+  files::RowFile file_;
+  std::string dir_;
 };
 
 }  // namespace
@@ -400,7 +381,7 @@ ClientStats LocalClient::stop() {
     s.core->files.reset();
   }
   if (s.colours) {
-    if (!s.colours->flush() && stats.failure.empty()) stats.failure = "client: " + s.colours->error();
+    if (!s.colours->flush(/*last=*/true) && stats.failure.empty()) stats.failure = "client: " + s.colours->error();
     s.colours.reset();
   }
   s.x.reset();

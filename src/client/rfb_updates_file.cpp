@@ -1,15 +1,10 @@
 #include "client/rfb_updates_file.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <iterator>
 
 #include "core/csv_files.h"
-#include "core/error.h"
 
 namespace pictor::client {
 
@@ -17,23 +12,16 @@ namespace {
 constexpr std::int64_t kFlushPeriodNs = 100'000'000;
 }  // namespace
 
-RfbUpdatesFile::RfbUpdatesFile(const std::string& out_dir) : path_(out_dir + "/client_updates.csv") {
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw RunError("cannot create " + path_ + ": " + std::strerror(errno));
-  buf_ = std::string(csv_files::kClientUpdates.header) + "\n";
-  if (!flush(0, true)) {
-    ::close(fd_);
-    throw RunError("cannot write " + path_ + ": " + error_);
-  }
+RfbUpdatesFile::RfbUpdatesFile(const std::string& out_dir)
+    : file_(files::RowFile::create(out_dir + "/client_updates.csv", csv_files::kClientUpdates.header)),
+      path_(out_dir + "/client_updates.csv") {
+  file_.flush();  // the header row now; a disk already full keeps it for the next flush
 }
 
-RfbUpdatesFile::~RfbUpdatesFile() {
-  flush(0, true);
-  if (fd_ >= 0) ::close(fd_);
-}
+RfbUpdatesFile::~RfbUpdatesFile() { flush(0, true); }
 
 void RfbUpdatesFile::update(std::uint64_t number, const RfbUpdate& u, bool marker) {
-  auto out = std::back_inserter(buf_);
+  auto out = std::back_inserter(file_.rows());
   fmt::format_to(out, "{},{},{},{},", number, u.start_ns, u.end_ns, u.rects);
   if (u.bytes) fmt::format_to(out, "{}", *u.bytes);
   // A bounding box only when some rectangle changed pixels.
@@ -47,25 +35,15 @@ void RfbUpdatesFile::update(std::uint64_t number, const RfbUpdate& u, bool marke
 }
 
 bool RfbUpdatesFile::flush(std::int64_t now_ns, bool force) {
-  if (!force && now_ns - last_flush_ns_ < kFlushPeriodNs) return error_.empty();
+  if (force) return file_.close();
+  if (now_ns - last_flush_ns_ < kFlushPeriodNs) return !file_.given_up();
   last_flush_ns_ = now_ns;
-  if (!error_.empty()) {
-    buf_.clear();
-    return false;
-  }
-  std::size_t done = 0;
-  while (done < buf_.size()) {
-    const ssize_t n = ::write(fd_, buf_.data() + done, buf_.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error_ = fmt::format("writing {} failed ({}): later rows are lost", path_, std::strerror(errno));
-      buf_.clear();
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  buf_.clear();
-  return true;
+  return file_.flush();
+}
+
+std::string RfbUpdatesFile::error() const {
+  if (file_.rows_lost() == 0 && !file_.given_up()) return "";
+  return path_.substr(0, path_.find_last_of('/')) + ": " + file_.loss_note();
 }
 
 }  // namespace pictor::client

@@ -20,7 +20,7 @@ ContextState* context_state(void* context, Api api) noexcept {
   for (auto& c : g_contexts) {
     void* expected = nullptr;
     if (c.key.compare_exchange_strong(expected, context, std::memory_order_acq_rel)) {
-      c.id = g_next_id.fetch_add(1, std::memory_order_relaxed);
+      c.id = next_context_id();
       c.api = api;
       c.frame = 0;
       c.gpu_initialised = false;
@@ -45,6 +45,8 @@ void release_context(void* context) noexcept {
     }
   }
 }
+
+std::uint16_t next_context_id() noexcept { return g_next_id.fetch_add(1, std::memory_order_relaxed); }
 
 ContextState*& current_context() noexcept { return t_current; }
 

@@ -24,6 +24,10 @@ ContextState* context_state(void* context, Api api) noexcept;
 // Forgets a destroyed context (its slot can be reused by a new one).
 void release_context(void* context) noexcept;
 
+// A new frames.csv context number from the same counter as GL contexts (the Vulkan layer's
+// surfaces take theirs here, so the numbers of one process never collide).
+std::uint16_t next_context_id() noexcept;
+
 // The context current on this thread as the hooks last saw it.
 ContextState*& current_context() noexcept;
 

@@ -1,6 +1,5 @@
 #include "hook/writer.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -15,9 +14,11 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "core/clock.h"
 #include "core/csv_files.h"
+#include "core/files.h"
 #include "core/record_ring.h"
 #include "hook/config.h"
 #include "hook/input_tracker.h"
@@ -103,16 +104,34 @@ class Writer {
         ctx.waiting.pop_front();
       }
     }
-    flush(frames_fd_, frames_buf_);
-    flush(gpu_fd_, gpu_buf_);
-    flush(inputs_fd_, inputs_buf_);
+    // hook.json takes its block before the first rows: on a disk that fills with them, it is
+    // still there to be rewritten in place and count what was lost.
+    if (!info_written_ && !frames_name_.empty()) write_info();
+    for (files::RowFile* f : {&frames_, &gpu_, &inputs_}) {
+      // At the end whatever a full disk still holds back is lost, and hook.json counts it.
+      if (final) f->close();
+      else f->flush();
+    }
+    closed_ = closed_ || final;
     const auto dropped = ring.dropped();
     const auto motion = motion_events();
-    if (dropped != reported_drops_ || info_dirty_ || motion != reported_motion_) {
+    const auto losses = loss_signature();
+    if (dropped != reported_drops_ || info_dirty_ || motion != reported_motion_ || losses != reported_losses_) {
       reported_drops_ = dropped;
       reported_motion_ = motion;
+      reported_losses_ = losses;
       write_info();
     }
+  }
+
+  // Failed writes and rows not in the files: hook.json is rewritten when either changes.
+  std::pair<std::uint64_t, std::uint64_t> loss_signature() const {
+    std::pair<std::uint64_t, std::uint64_t> s{0, 0};
+    for (const files::RowFile* f : {&frames_, &gpu_, &inputs_}) {
+      s.first += f->failed_writes();
+      s.second += f->rows_lost();
+    }
+    return s;
   }
 
   static void append_ms(std::string& buf, std::int64_t ns) {
@@ -128,21 +147,22 @@ class Writer {
     char head[96];
     std::snprintf(head, sizeof head, "%llu,%u,%lld,", static_cast<unsigned long long>(f.frame),
                   static_cast<unsigned>(f.ctx), static_cast<long long>(f.swap_ns));
-    frames_buf_ += head;
-    append_ms(frames_buf_, ctx.prev_swap_ns >= 0 ? f.swap_ns - ctx.prev_swap_ns : -1);
-    frames_buf_ += ',';
+    std::string& out = frames_.rows();
+    out += head;
+    append_ms(out, ctx.prev_swap_ns >= 0 ? f.swap_ns - ctx.prev_swap_ns : -1);
+    out += ',';
     // outside_swap_ms: from the previous swap's return to this swap call, the frame's time outside
     // the swap (PresentMon's MsCPUBusy; the column was called cpu_ms before, which readers accept).
-    append_ms(frames_buf_, ctx.prev_return_ns >= 0 ? f.swap_ns - ctx.prev_return_ns : -1);
-    frames_buf_ += ',';
-    append_ms(frames_buf_, f.return_ns - f.swap_ns);
-    frames_buf_ += ',';
-    append_ms(frames_buf_, row.gpu_ns);
-    frames_buf_ += ',';
-    append_ms(frames_buf_, f.fc_ns);
-    frames_buf_ += ',';
-    if (f.value >= 0) frames_buf_ += std::to_string(f.value);
-    frames_buf_ += '\n';
+    append_ms(out, ctx.prev_return_ns >= 0 ? f.swap_ns - ctx.prev_return_ns : -1);
+    out += ',';
+    append_ms(out, f.return_ns - f.swap_ns);
+    out += ',';
+    append_ms(out, row.gpu_ns);
+    out += ',';
+    append_ms(out, f.fc_ns);
+    out += ',';
+    if (f.value >= 0) out += std::to_string(f.value);
+    out += '\n';
     ctx.prev_swap_ns = f.swap_ns;
     ctx.prev_return_ns = f.return_ns;
   }
@@ -158,10 +178,10 @@ class Writer {
   }
 
   void input_line(const HookRecord& r) {
-    if (inputs_fd_ < 0) {
-      if (inputs_failed_) return;
-      inputs_fd_ = open_excl(csv_files::kInputsRead, inputs_name_);
-      if (inputs_fd_ < 0) {
+    if (!inputs_.is_open()) {
+      if (inputs_failed_ || closed_) return;
+      inputs_ = open_excl(csv_files::kInputsRead, inputs_name_);
+      if (!inputs_.is_open()) {
         inputs_failed_ = true;
         return;
       }
@@ -171,7 +191,7 @@ class Writer {
     char line[128];
     std::snprintf(line, sizeof line, "%lld,%s,%llu,%lld\n", static_cast<long long>(r.value), input_kind(r.flags),
                   static_cast<unsigned long long>(r.frame), static_cast<long long>(r.swap_ns));
-    inputs_buf_ += line;
+    inputs_.rows() += line;
   }
 
   void gpu_line(const HookRecord& r) {
@@ -179,64 +199,41 @@ class Writer {
     char line[96];
     std::snprintf(line, sizeof line, "%llu,%u,", static_cast<unsigned long long>(r.frame),
                   static_cast<unsigned>(r.ctx));
-    gpu_buf_ += line;
-    append_ms(gpu_buf_, r.value);
-    gpu_buf_ += '\n';
+    std::string& out = gpu_.rows();
+    out += line;
+    append_ms(out, r.value);
+    out += '\n';
   }
 
   // Files are created on the first record, so processes that never swap (a launcher shell, a
   // helper the app forks) leave nothing behind. A second rendering process gets its own files.
   bool open_files() {
-    if (frames_fd_ >= 0) return true;
-    if (open_failed_) return false;
+    if (frames_.is_open()) return true;
+    if (open_failed_ || closed_) return false;
     const Config& cfg = config();
-    frames_fd_ = open_excl(csv_files::kFrames, frames_name_);
-    gpu_fd_ = open_excl(csv_files::kGpu, gpu_name_);
-    if (frames_fd_ < 0) {
+    frames_ = open_excl(csv_files::kFrames, frames_name_);
+    if (!frames_.is_open()) {
       open_failed_ = true;
       log_line("cannot create frames.csv in %s (%s): frames are not recorded", cfg.out_dir,
                std::strerror(errno));
       return false;
     }
+    gpu_ = open_excl(csv_files::kGpu, gpu_name_);
     return true;
   }
 
   // Creates NAME.csv (NAME.PID.csv when another process of the session has it) starting with its
   // header row; the schema version is in hook.json.
-  static int open_excl(const csv_files::CsvFile& file, std::string& created) {
-    const Config& cfg = config();
-    const int stem = static_cast<int>(file.name.size() - 4);  // the name without ".csv"
-    char path[1200];
-    std::snprintf(path, sizeof path, "%s/%.*s", cfg.out_dir, static_cast<int>(file.name.size()), file.name.data());
-    int fd = ::open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0 && errno == EEXIST) {
-      std::snprintf(path, sizeof path, "%s/%.*s.%d.csv", cfg.out_dir, stem, file.name.data(), static_cast<int>(getpid()));
-      fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    }
-    if (fd >= 0) {
-      created = std::strrchr(path, '/') + 1;
-      std::string header(file.header);
-      header += '\n';
-      flush(fd, header);
-    }
-    return fd;
-  }
-
-  static void flush(int fd, std::string& buf) {
-    if (fd < 0 || buf.empty()) {
-      buf.clear();
-      return;
-    }
-    std::size_t done = 0;
-    while (done < buf.size()) {
-      const auto n = ::write(fd, buf.data() + done, buf.size() - done);
-      if (n <= 0) {
-        if (n < 0 && errno == EINTR) continue;
-        break;
-      }
-      done += static_cast<std::size_t>(n);
-    }
-    buf.clear();
+  static files::RowFile open_excl(const csv_files::CsvFile& file, std::string& created) {
+    char name[256], made[256];
+    std::snprintf(name, sizeof name, "%.*s", static_cast<int>(file.name.size()), file.name.data());
+    const int fd = files::create_exclusive(config().out_dir, name, made, sizeof made);
+    if (fd < 0) return {};
+    created = made;
+    files::RowFile f(fd, created);
+    f.rows().assign(file.header);
+    f.rows() += '\n';
+    return f;
   }
 
   static std::string json_escape(const std::string& s) {
@@ -250,7 +247,7 @@ class Writer {
   }
 
   void write_info() {
-    if (frames_fd_ < 0) return;
+    if (frames_name_.empty()) return;
     std::string body;
     {
       std::lock_guard lock(info_mutex_);
@@ -273,28 +270,37 @@ class Writer {
         body += (first ? "\"" : ", \"") + json_escape(*name) + "\": {\"schema\": " + std::to_string(schema) + "}";
         first = false;
       }
+      body += "}, \"write_errors\": {";
+      first = true;
+      for (const files::RowFile* f : {&frames_, &gpu_, &inputs_}) {
+        if (f->error() == 0) continue;
+        body += (first ? "\"" : ", \"") + json_escape(f->name()) + "\": {\"error\": \"" +
+                json_escape(std::strerror(f->error())) + "\", \"failed_writes\": " + std::to_string(f->failed_writes()) +
+                ", \"rows_written\": " + std::to_string(f->rows_written()) +
+                ", \"rows_lost\": " + std::to_string(f->rows_lost()) +
+                ", \"bytes_lost\": " + std::to_string(f->bytes_lost()) + "}";
+        first = false;
+      }
       body += "}}\n";
     }
-    char tmp[1200], path[1200];
-    std::snprintf(tmp, sizeof tmp, "%s/.hook.json.%d", config().out_dir, static_cast<int>(getpid()));
+    // Rewritten in place when the disk is full (its block is already there), so the losses
+    // above are still said where nothing else can be written.
+    char path[1200];
     std::snprintf(path, sizeof path, "%s/hook.json", config().out_dir);
-    const int fd = ::open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return;
-    std::string copy = body;
-    flush(fd, copy);
-    ::close(fd);
-    ::rename(tmp, path);
+    if (files::replace_file(path, body.data(), body.size(),
+                            files::WriteOptions{.sync = false, .keep_room = 4096, .in_place_when_full = true}) == 0)
+      info_written_ = true;
   }
 
   std::atomic<bool> running_{false};
   std::thread thread_;
   std::map<std::uint16_t, CtxRows> contexts_;
-  std::string frames_buf_, gpu_buf_, inputs_buf_;
-  int frames_fd_ = -1, gpu_fd_ = -1, inputs_fd_ = -1;
+  files::RowFile frames_, gpu_, inputs_;
   std::string frames_name_, gpu_name_, inputs_name_;  // the files created, for hook.json
-  bool open_failed_ = false, inputs_failed_ = false;
+  bool open_failed_ = false, inputs_failed_ = false, closed_ = false, info_written_ = false;
   std::uint64_t reported_drops_ = 0;
   std::uint64_t reported_motion_ = 0;
+  std::pair<std::uint64_t, std::uint64_t> reported_losses_{0, 0};
   std::mutex info_mutex_;
   bool info_dirty_ = false;
   std::string renderer_, version_, vendor_, api_, gpu_timer_;

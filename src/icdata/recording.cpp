@@ -12,6 +12,7 @@
 #include "analysis/csv.h"
 #include "core/csv_files.h"
 #include "core/error.h"
+#include "core/files.h"
 
 namespace pictor::icdata {
 
@@ -31,17 +32,7 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    out << text;
-    if (!out) throw RunError("cannot write " + path);
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw RunError("cannot write " + path + ": " + ec.message());
-}
+void write_text(const std::string& path, const std::string& text) { files::write_file(path, text); }
 
 // Reads a Pictor CSV whose first line is its header row, or (older files) `comment` and then the
 // header.

@@ -1,11 +1,11 @@
 #include "mark/mark_output.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/files.h"
 #include "mark/samples_json.h"
 #include "mark/stats.h"
 
@@ -73,11 +73,7 @@ json test_to_json(const TestResult& t, double fps) {
   return j;
 }
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out.good()) throw RunError("cannot write " + path.string());
-}
+void write_file(const std::filesystem::path& path, const std::string& text) { files::write_file(path, text); }
 
 }  // namespace
 

@@ -1,6 +1,5 @@
 #include "proxyhook/event_writer.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -10,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
+
+#include "core/files.h"
 
 #include "proxyhook/rfb_input_parser.h"
 
@@ -61,16 +62,6 @@ void field(char*& p, char* end, std::int64_t v) {
   p += n > 0 ? n : 0;
 }
 
-void write_all(int fd, const char* data, std::size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, data, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return;
-    data += w;
-    n -= static_cast<std::size_t>(w);
-  }
-}
-
 }  // namespace
 
 bool on_writer_thread() noexcept { return t_writer_thread; }
@@ -120,22 +111,21 @@ EventWriter::EventWriter(WriterSettings settings, StatusFn status, std::size_t r
 EventWriter::~EventWriter() { stop(); }
 
 bool EventWriter::start() {
-  events_path_ = settings_.out_dir + "/proxy_events.csv";
-  info_path_ = settings_.out_dir + "/proxy.json";
-  fd_ = ::open(events_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd_ < 0 && errno == EEXIST) {
-    // A second proxy process in the same session keeps its records apart.
-    const std::string suffix = "." + std::to_string(getpid());
-    events_path_ = settings_.out_dir + "/proxy_events" + suffix + ".csv";
-    info_path_ = settings_.out_dir + "/proxy" + suffix + ".json";
-    fd_ = ::open(events_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  }
-  if (fd_ < 0) {
-    error_ = "cannot create " + events_path_ + ": " + std::strerror(errno);
+  char made[256];
+  const int fd = files::create_exclusive(settings_.out_dir.c_str(), "proxy_events.csv", made, sizeof made);
+  if (fd < 0) {
+    error_ = "cannot create " + settings_.out_dir + "/proxy_events.csv: " + std::strerror(errno);
     return false;
   }
-  const std::string header = std::string(csv_files::kProxyEvents.header) + '\n';
-  write_all(fd_, header.data(), header.size());
+  events_path_ = settings_.out_dir + "/" + made;
+  // A second proxy process in the same session keeps its records apart: proxy.PID.json beside
+  // its proxy_events.PID.csv.
+  const std::string name = made;
+  info_path_ = settings_.out_dir + "/proxy" + name.substr(std::string("proxy_events").size(),
+                                                          name.size() - std::string("proxy_events.csv").size()) + ".json";
+  events_ = files::RowFile(fd, name);
+  events_.rows() = std::string(csv_files::kProxyEvents.header) + '\n';
+  events_.flush();
   owner_pid_ = getpid();
   write_info();
   running_.store(true);
@@ -149,12 +139,11 @@ void EventWriter::stop() {
   if (running_.exchange(false)) {
     if (thread_.joinable()) thread_.join();
   }
-  if (fd_ >= 0) {
+  if (events_.is_open()) {
     t_writer_thread = true;  // the caller's thread now writes: keep it out of the records
     drain();
+    events_.close();  // what a full disk still holds back is lost now, and proxy.json says so
     write_info();
-    ::close(fd_);
-    fd_ = -1;
     t_writer_thread = false;
   }
 }
@@ -167,7 +156,9 @@ void EventWriter::loop() {
     std::this_thread::sleep_for(kDrainPeriod);
     drain();
     const auto now = std::chrono::steady_clock::now();
-    if (now >= next_info && (dirty_ || ring_.dropped() != reported_drops_)) {
+    const std::uint64_t failed = events_.failed_writes() + events_.rows_lost();
+    if (now >= next_info && (dirty_ || ring_.dropped() != reported_drops_ || failed != reported_failures_)) {
+      reported_failures_ = failed;
       write_info();
       next_info = now + kInfoPeriod;
     }
@@ -208,10 +199,9 @@ void EventWriter::drain() {
   while (ring_.pop(r)) {
     count(r);
     const std::size_t n = format_event_row(r, row, sizeof row);
-    if (n > 0) buf_.append(row, n);
+    if (n > 0) events_.rows().append(row, n);
   }
-  if (!buf_.empty() && fd_ >= 0) write_all(fd_, buf_.data(), buf_.size());
-  buf_.clear();
+  events_.flush();
 }
 
 void EventWriter::write_info() {
@@ -239,15 +229,20 @@ void EventWriter::write_info() {
   j["parse_problems"] = problems_;
   reported_drops_ = ring_.dropped();
   j["records_dropped"] = reported_drops_;
+  nlohmann::json errors = nlohmann::json::object();
+  if (events_.error() != 0)
+    errors[events_.name()] = {{"error", std::strerror(events_.error())},
+                              {"failed_writes", events_.failed_writes()},
+                              {"rows_written", events_.rows_written()},
+                              {"rows_lost", events_.rows_lost()},
+                              {"bytes_lost", events_.bytes_lost()}};
+  j["write_errors"] = errors;
   dirty_ = false;
 
+  // In place when the disk is full (its blocks are already there): the losses are still said.
   const std::string text = j.dump(2) + "\n";
-  const std::string tmp = info_path_ + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  write_all(fd, text.data(), text.size());
-  ::close(fd);
-  ::rename(tmp.c_str(), info_path_.c_str());
+  files::replace_file(info_path_.c_str(), text.data(), text.size(),
+                      files::WriteOptions{.sync = false, .keep_room = 8192, .in_place_when_full = true});
 }
 
 }  // namespace pictor::proxyhook

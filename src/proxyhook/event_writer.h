@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/csv_files.h"
+#include "core/files.h"
 #include "core/record_ring.h"
 #include "proxyhook/proxy_record.h"
 
@@ -68,16 +69,16 @@ class EventWriter {
   WriterSettings settings_;
   StatusFn status_;
   std::string events_path_, info_path_, error_;
-  int fd_ = -1;
+  files::RowFile events_;  // proxy_events.csv: rows whole, a full disk's losses counted
   int owner_pid_ = -1;  // the process that started the thread
   std::atomic<bool> running_{false};
   std::thread thread_;
-  std::string buf_;
   // Counts over everything drained (the writer thread only).
   std::map<std::string, std::uint64_t> counts_;
   std::set<int> qualities_;
   std::vector<std::string> problems_;
   std::uint64_t reported_drops_ = 0;
+  std::uint64_t reported_failures_ = 0;
   bool dirty_ = true;
 };
 

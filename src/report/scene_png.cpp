@@ -2,10 +2,8 @@
 #include <cairo.h>
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/error.h"
@@ -69,10 +67,9 @@ void paint(cairo_t* cr, const GraphScene& scene) {
   }
 }
 
-cairo_status_t write_to_file(void* closure, const unsigned char* data, unsigned int length) {
-  auto* f = static_cast<std::FILE*>(closure);
-  return std::fwrite(data, 1, length, f) == length ? CAIRO_STATUS_SUCCESS
-                                                   : CAIRO_STATUS_WRITE_ERROR;
+cairo_status_t append_to_string(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
 }
 
 }  // namespace
@@ -101,20 +98,13 @@ void write_scene_png(const GraphScene& scene, const std::string& path) {
   }
   cairo_surface_flush(surface.get());
 
-  // Our own FILE, not cairo_surface_write_to_png, so the error names the OS's reason.
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) {
-    throw UsageError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  }
-  const cairo_status_t st = cairo_surface_write_to_png_stream(surface.get(), write_to_file, f);
-  const int write_errno = errno;
-  const bool closed = std::fclose(f) == 0;
-  if (st != CAIRO_STATUS_SUCCESS || !closed) {
-    const int err = closed ? write_errno : errno;
-    std::remove(path.c_str());
-    throw UsageError(fmt::format("cannot write {}: {}", path,
-                                 err != 0 ? std::strerror(err) : cairo_status_to_string(st)));
-  }
+  // Encoded in memory, then written whole (temporary name + rename): a full disk leaves no
+  // half image, and the error names the OS's reason.
+  std::string png;
+  const cairo_status_t st = cairo_surface_write_to_png_stream(surface.get(), append_to_string, &png);
+  if (st != CAIRO_STATUS_SUCCESS)
+    throw RunError(fmt::format("{}: encoding the PNG failed: {}", path, cairo_status_to_string(st)));
+  write_text_file(path, png);
 }
 
 }  // namespace pictor::report

@@ -12,7 +12,9 @@ std::string scene_to_svg(const GraphScene& scene);
 // Throws UsageError naming `path` when the image is too large for PNG or cannot be written.
 void write_scene_png(const GraphScene& scene, const std::string& path);
 
-// Writes `text` to `path` whole; throws UsageError naming the path and the OS's reason.
+// Replaces `path` by `text` whole (core/files.h write_file). Throws UsageError naming the path
+// and the OS's reason when the path cannot be written (no such directory, no permission), and
+// files::WriteError (exit 1) when the disk is full or fails.
 void write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace pictor::report

@@ -4,11 +4,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <vector>
 
 #include "core/error.h"
+#include "core/files.h"
 #include "report/scene_render.h"
 
 namespace pictor::report {
@@ -134,16 +133,12 @@ std::string scene_to_svg(const GraphScene& scene) {
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) {
-    throw UsageError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  }
-  const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const int write_errno = errno;
-  if (std::fclose(f) != 0 || !wrote) {
-    const int err = wrote ? errno : write_errno;
-    std::remove(path.c_str());
-    throw UsageError(fmt::format("cannot write {}: {}", path, std::strerror(err)));
+  try {
+    files::write_file(path, text);
+  } catch (const files::WriteError& e) {
+    // A path that cannot be written is the user's to fix (exit 2); a full or failing disk is not.
+    if (e.disk_full() || e.error() == EIO) throw;
+    throw UsageError(e.what());
   }
 }
 

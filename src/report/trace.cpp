@@ -11,12 +11,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
 
 #include "analysis/rtt_partition.h"
 #include "core/error.h"
+#include "core/files.h"
 
 namespace pictor::report {
 
@@ -212,11 +212,8 @@ void write_trace(const std::string& session_dir) {
   }
   const analysis::RttTimeline t = analysis::load_rtt_timeline(session_dir, /*require_client=*/false);
   const auto inputs = analysis::match_timeline(t);
-  const fs::path path = dir / "trace.json";
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << build_trace(t, inputs).dump() << '\n';
-  out.close();
-  if (!out) throw RunError("cannot write " + path.string());
+  // Whole or not at all: a trace cut by a full disk would be JSON no viewer opens.
+  files::write_file(dir / "trace.json", build_trace(t, inputs).dump() + "\n");
 }
 
 }  // namespace pictor::report

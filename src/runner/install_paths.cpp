@@ -46,6 +46,32 @@ std::string find_proxy_hook_library() {
                         "libpictor_proxyhook.so");
 }
 
+std::string find_vulkan_layer_dir() {
+  if (const char* v = std::getenv("PICTOR_VK_LAYER_DIR"); v && *v) {
+    if (fs::exists(fs::path(v) / "vulkan/implicit_layer.d")) return v;
+    throw RunError(std::string("PICTOR_VK_LAYER_DIR names '") + v + "', which has no vulkan/implicit_layer.d");
+  }
+  const fs::path self = self_directory();
+  for (const fs::path& c : {self / "../share/pictor", self / "share/pictor"})
+    if (fs::exists(c / "vulkan/implicit_layer.d")) return fs::weakly_canonical(c).string();
+  return {};
+}
+
+std::map<std::string, std::string> vulkan_layer_environment() {
+  const std::string dir = find_vulkan_layer_dir();
+  if (dir.empty()) return {};
+  const auto ahead = [](const std::string& first, const char* var, const char* fallback) {
+    const char* v = std::getenv(var);
+    const std::string rest = v && *v ? v : fallback;
+    return rest.empty() ? first : first + ":" + rest;
+  };
+  // The XDG base-directory default, which setting the variable would otherwise replace.
+  std::map<std::string, std::string> env{{"XDG_DATA_DIRS", ahead(dir, "XDG_DATA_DIRS", "/usr/local/share:/usr/share")}};
+  if (const char* v = std::getenv("VK_IMPLICIT_LAYER_PATH"); v && *v)
+    env["VK_IMPLICIT_LAYER_PATH"] = ahead(dir + "/vulkan/implicit_layer.d", "VK_IMPLICIT_LAYER_PATH", "");
+  return env;
+}
+
 std::string find_app_binary() {
   const fs::path self = self_directory();
   return first_existing("PICTOR_APP_BIN", {self / "pictor-app", self / "../libexec/pictor/pictor-app"},

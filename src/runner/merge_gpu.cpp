@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/files.h"
 #include "runner/session.h"
 
 namespace pictor::runner {
@@ -70,12 +71,8 @@ std::size_t merge_late_gpu(const std::string& session_dir) {
     out << line << (fin.eof() ? "" : "\n");
   }
   if (filled == 0) return 0;
-  const fs::path tmp = frames.string() + ".tmp";
-  {
-    std::ofstream o(tmp, std::ios::trunc);
-    o << out.str();
-  }
-  fs::rename(tmp, frames);
+  // Whole or not at all: on a full disk frames.csv stays as the interposer wrote it.
+  files::write_file(frames, out.str());
   return filled;
 }
 

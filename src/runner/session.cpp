@@ -31,6 +31,7 @@
 #include "analysis/summary.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "core/out_dir.h"
 #include "core/units.h"
 #include "core/progress.h"
@@ -39,6 +40,7 @@
 #include "runner/install_paths.h"
 #include "runner/machine.h"
 #include "runner/process.h"
+#include "runner/session_writes.h"
 
 namespace pictor::runner {
 namespace fs = std::filesystem;
@@ -83,15 +85,9 @@ std::string default_out_dir(const std::string& name) {
   return "pictor-out/" + std::string(stamp) + "-" + clean.substr(0, 40);
 }
 
-void write_json(const fs::path& path, const nlohmann::json& j) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) throw RunError("cannot write " + path.string());
-    out << j.dump(2) << '\n';
-    if (!out) throw RunError("cannot write " + path.string() + " (disk full?)");
-  }
-  fs::rename(tmp, path);
+// Whole or not at all (temporary name + rename): throws files::WriteError naming the disk.
+void write_json(const fs::path& path, const nlohmann::json& j, const files::WriteOptions& options = {}) {
+  files::write_file(path, j.dump(2) + "\n", options);
 }
 
 
@@ -213,7 +209,8 @@ RunResult run_session(const RunOptions& options) {
     run["net"] = {{"spec", net::to_string(net_spec)}, {"emulation", net_spec.is_identity() ? "none" : use_netem ? "tc netem on lo" : "user-space TCP relay"}};
     run["proxy_interposer"] = proxy_hook_lib.empty() ? nlohmann::json(nullptr) : nlohmann::json(proxy_hook_lib);
   }
-  write_json(dir / "run.json", run);
+  write_json(dir / "run.json", run, kRunJsonWrite);
+  SessionWrites writes(dir);
 
   Progress progress(options.quiet);
   InterruptGuard interrupts;
@@ -287,6 +284,8 @@ RunResult run_session(const RunOptions& options) {
       spawn.env["LD_PRELOAD"] = hook_lib + (preload && *preload ? std::string(":") + preload : "");
       spawn.env["PICTOR_OUT"] = fs::absolute(dir).string();
       if (driver && options.marker) spawn.env["PICTOR_MARKER"] = "1";
+      // The interposer is also a Vulkan layer: a private implicit-layer manifest (docs/vulkan.md).
+      for (const auto& [name, value] : vulkan_layer_environment()) spawn.env[name] = value;
     }
     spawn.stdout_path = (dir / "app.log").string();
     spawn.stderr_path = (dir / "app.log").string();
@@ -351,7 +350,7 @@ RunResult run_session(const RunOptions& options) {
         client_stats.failure = e.what();
       }
     }
-    write_json(dir / "run.json", run);
+    write_json(dir / "run.json", run, kRunJsonWrite);
     bool client_ended_noted = false;
     bool inputs_finished = false;
     for (;;) {
@@ -416,7 +415,7 @@ RunResult run_session(const RunOptions& options) {
     run["status"] = "failed to start";
     run["end_time"] = iso_time_now();
     run["files"] = analysis::session_files_json(dir.string());
-    write_json(dir / "run.json", run);
+    write_json(dir / "run.json", run, kRunJsonWrite);
     throw;
   }
   if (relay) {
@@ -429,7 +428,12 @@ RunResult run_session(const RunOptions& options) {
   std::vector<nlohmann::json> server_status = adapter->stop({"at the end of the session", start});
 
   // Derived files, from what the hook recorded.
-  const std::size_t late = options.hook ? merge_late_gpu(dir.string()) : 0;
+  std::size_t late = 0;
+  try {
+    late = options.hook ? merge_late_gpu(dir.string()) : 0;
+  } catch (const files::WriteError& e) {
+    writes.failed("late GPU results (frames.csv not rewritten)", e.error());
+  }
   bool have_frames = fs::exists(dir / "frames.csv");
   std::size_t frames = 0;
   // A profile session (pictor-launch wrote launch.json): figures and graph describe play.
@@ -442,7 +446,7 @@ RunResult run_session(const RunOptions& options) {
       series.session_end_ns = end;  // the time after the last frame up to here may be a stall
       frames = series.swap_ns.empty() ? (series.frame_ms.empty() ? 0 : series.frame_ms.size() + 1) : series.swap_ns.size();
       result.summary = analysis::summarize_session_frames(series, launch);
-      write_json(dir / "summary.json", result.summary);
+      writes.json("summary.json", result.summary);
       const analysis::FrameSeries shown = analysis::figure_frames(series, launch);
       if (shown.frame_ms.size() >= 1) {
         // A long session gets wider rows rather than no graph; only a PNG no width can hold is left out.
@@ -452,6 +456,8 @@ RunResult run_session(const RunOptions& options) {
           run["notes"].push_back("frametime.png not drawn: the session is too long for a PNG even at --width 20000; "
                                  "pictor graph DIR -o graph.svg draws it");
       }
+    } catch (const files::WriteError& e) {
+      writes.failed(e);
     } catch (const std::exception& e) {
       analysis_failure = std::string("cannot analyse the recorded frames: ") + e.what();
     }
@@ -491,14 +497,18 @@ RunResult run_session(const RunOptions& options) {
               "client updates/s ({:.0f}) reached Xvnc's -FrameRate cap ({:g}): client FPS and RTT are bounded by "
               "the cap; raise it with --vnc-frame-rate", ups, cap));
       }
-      write_json(dir / "summary.json", result.summary);
+      writes.json("summary.json", result.summary);
       report::write_trace(dir.string());
+    } catch (const files::WriteError& e) {
+      writes.failed(e);
     } catch (const std::exception& e) {
       if (analysis_failure.empty()) analysis_failure = std::string("cannot match inputs to frames: ") + e.what();
     }
   } else if (options.hook && frames > 0) {
     try {
       report::write_trace(dir.string());
+    } catch (const files::WriteError& e) {
+      writes.failed(e);
     } catch (const std::exception&) {
       // trace.json is a convenience for sessions without inputs; the frame files stand alone.
     }
@@ -506,12 +516,11 @@ RunResult run_session(const RunOptions& options) {
   // The bottleneck verdict, from the figures above and the session's files (docs/reports.md).
   if (result.summary.is_object()) {
     analysis::add_bottleneck(result.summary, run, dir.string());
-    write_json(dir / "summary.json", result.summary);
+    writes.json("summary.json", result.summary);
   }
   if (fs::exists(dir / "hook.json")) {
     try {
-      std::ifstream in(dir / "hook.json");
-      run["gl"] = nlohmann::json::parse(in);
+      run["gl"] = nlohmann::json::parse(files::read_file(dir / "hook.json"));
     } catch (...) {
       run["gl"] = nullptr;
     }
@@ -553,6 +562,11 @@ RunResult run_session(const RunOptions& options) {
   } else if (!analysis_failure.empty()) {
     result.failure = analysis_failure;
   }
+  // A full disk ranks first: every file written after it filled is suspect, and the symptoms it
+  // causes (no frame, an analysis that failed, a client that stopped) are not causes. An
+  // interruption keeps its own status and exit code.
+  writes.read_recorders(options.hook);
+  if (const std::optional<std::string> disk = writes.verdict()) result.failure = *disk;
   if (result.failure.empty() && stalls.is_object() && stalls.value("count", 0) > 0)
     progress.note(fmt::format("pictor: note: {} stall(s) of 1 s or more without a frame, {:.1f} s in all (summary.json stalls)",
                               stalls["count"].get<int>(), stalls.value("total_s", 0.0)));
@@ -566,7 +580,15 @@ RunResult run_session(const RunOptions& options) {
   run["status"] = result.status;
   if (interrupted_by) run["interrupted_by"] = signal_name(interrupted_by);
   if (!result.failure.empty()) run["failure"] = result.failure;
-  write_json(dir / "run.json", run);
+  run["write_errors"] = writes.to_json();
+  try {
+    write_json(dir / "run.json", run, kRunJsonWrite);
+  } catch (const files::WriteError& e) {
+    // Even the room kept for it was not enough: the last line is all that says so.
+    writes.failed(e);
+    result.failure = writes.verdict().value_or(e.what());
+    result.exit_code = 1;
+  }
   // report.html from the files above; one that cannot be drawn is a note, never a failed session.
   if (const std::string note = report::try_write_session_report(dir.string()); !note.empty()) progress.note("pictor: note: " + note);
   return result;

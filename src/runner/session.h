@@ -69,7 +69,8 @@ struct RunResult {
 RunResult run_session(const RunOptions& options);
 
 // Fills frames.csv's empty gpu_ms cells from gpu.csv (results that arrived after the row was
-// written). Returns the number of cells filled.
+// written). Returns the number of cells filled. Throws files::WriteError when frames.csv cannot
+// be rewritten (a full disk): it is then left as the interposer wrote it.
 std::size_t merge_late_gpu(const std::string& session_dir);
 
 }  // namespace pictor::runner

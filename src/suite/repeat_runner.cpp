@@ -4,11 +4,11 @@
 #include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 
 #include "analysis/repeat_summary.h"
 #include "analysis/session_data.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "core/out_dir.h"
 #include "core/progress.h"
 #include "report/html/report.h"
@@ -27,15 +27,8 @@ std::string time_stamp(const char* format, bool utc) {
   return buf;
 }
 
-void write_json(const fs::path& path, const nlohmann::json& j) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << j.dump(2) << '\n';
-    if (!out) throw RunError("cannot write " + path.string());
-  }
-  fs::rename(tmp, path);
-}
+// Whole or absent (core/files.h).
+void write_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
 
 std::string app_label(const runner::RunOptions& o) {
   if (!o.builtin.empty()) return "builtin:" + o.builtin;

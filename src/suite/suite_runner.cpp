@@ -5,11 +5,11 @@
 #include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <map>
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "core/out_dir.h"
 #include "core/progress.h"
 #include "report/html/report.h"
@@ -30,15 +30,7 @@ std::string time_stamp(const char* format, bool utc) {
   return buf;
 }
 
-void write_json(const fs::path& path, const nlohmann::json& j) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << j.dump(2) << '\n';
-    if (!out) throw RunError("cannot write " + path.string());
-  }
-  fs::rename(tmp, path);
-}
+void write_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
 
 nlohmann::json number_or_null(const nlohmann::json& j) { return j.is_number() ? j : nlohmann::json(nullptr); }
 

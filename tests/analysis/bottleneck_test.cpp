@@ -130,3 +130,31 @@ TEST(Bottleneck, TheTerminalLineHasTheVerdictAndWhatWouldDecide) {
 
 }  // namespace
 }  // namespace pictor::analysis
+
+namespace pictor::analysis {
+namespace {
+
+TEST(BottleneckEvidence, TakesTheSamplersPerRoleCpuFromSummaryJson) {
+  const nlohmann::json summary = nlohmann::json::parse(R"({
+    "fps_avg": 50, "frame_ms": {"mean": 20},
+    "rtt_ms": {"mean": 40, "n": 12},
+    "stages_ms": {"AL_ms": {"mean": 28, "rtt_share": 0.7, "in_rtt_sum": true},
+                  "AS_ms": {"mean": 8, "rtt_share": 0.2, "in_rtt_sum": true}},
+    "resources": {"processes": {"app": {"cpu_mean_pct": 97.5}, "xserver+proxy": {"cpu_mean_pct": 12.0},
+                                "client": {"cpu_mean_pct": null}}}})");
+  const BottleneckEvidence e = bottleneck_evidence(summary, nlohmann::json::object(), "/nonexistent/pictor-session");
+  EXPECT_TRUE(e.resources_sampled);
+  EXPECT_DOUBLE_EQ(e.cpu_pct.at("app"), 97.5);
+  EXPECT_FALSE(e.cpu_pct.contains("client")) << "an unknown CPU figure is left out, not 0";
+  EXPECT_EQ(e.matched, 12u);
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "app-logic-bound");
+  EXPECT_NE(v["text"].get<std::string>().find("app at 98 % of a core"), std::string::npos) << v["text"];
+  // Without that block and without resources.csv: not sampled, and the verdict says so.
+  const BottleneckEvidence none = bottleneck_evidence(nlohmann::json::object(), nlohmann::json::object(), "/nonexistent/x");
+  EXPECT_FALSE(none.resources_sampled);
+  EXPECT_TRUE(none.resources_problem.empty());
+}
+
+}  // namespace
+}  // namespace pictor::analysis

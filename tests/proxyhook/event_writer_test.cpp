@@ -9,8 +9,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <algorithm>
+#include <chrono>
 #include <thread>
 
+#include "core/tmpfs.h"
 #include "proxyhook/rfb_input_parser.h"
 
 namespace pictor::proxyhook {
@@ -191,6 +194,53 @@ TEST(EventWriter, UnwritableDirectoryIsAnErrorNotACrash) {
   EventWriter w(WriterSettings{"/nonexistent/pictor", "xvnc", 1}, nullptr, 16);
   EXPECT_FALSE(w.start());
   EXPECT_NE(w.error().find("/nonexistent/pictor/proxy_events.csv"), std::string::npos);
+}
+
+
+// A full disk: proxy_events.csv ends at a whole row, proxy.json (rewritten in place) counts the
+// rows lost and names the reason, and no temporary file is left.
+TEST(EventWriter, AFullDiskLosesWholeRowsAndSaysHowMany) {
+  test::Tmpfs t("64k");
+  PICTOR_SKIP_WITHOUT_TMPFS(t);
+  constexpr int kRecords = 3000;  // ~100 KB of rows
+  {
+    EventWriter w(WriterSettings{t.path().string(), "xvnc", 5901}, fake_status, 4096);
+    ASSERT_TRUE(w.start()) << w.error();
+    t.fill("filler");
+    for (int i = 0; i < kRecords; ++i) {
+      ProxyRecord r;
+      r.kind = ProxyRecordKind::write;
+      r.fd = 9;
+      r.start_ns = 1'000'000'000 + i;
+      r.end_ns = 1'000'000'100 + i;
+      r.bytes = 1000 + i;
+      while (!w.push(r)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    w.stop();
+  }
+  std::ifstream csv(t.path() / "proxy_events.csv");
+  std::string text((std::istreambuf_iterator<char>(csv)), {});
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n') << "the file must end at a whole row";
+  std::istringstream lines(text);
+  std::string line;
+  std::getline(lines, line);
+  const auto columns = std::count(line.begin(), line.end(), ',');
+  std::uint64_t rows = 0;
+  while (std::getline(lines, line)) {
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), columns) << line;
+    ++rows;
+  }
+  const auto j = nlohmann::json::parse(std::ifstream(t.path() / "proxy.json"));
+  const auto& e = j["write_errors"]["proxy_events.csv"];
+  ASSERT_TRUE(e.is_object()) << j.dump(2);
+  EXPECT_EQ(e["error"], "No space left on device");
+  EXPECT_EQ(e["rows_written"].get<std::uint64_t>(), rows + 1);  // the header row too
+  EXPECT_EQ(e["rows_lost"].get<std::uint64_t>(), kRecords - rows);
+  EXPECT_GT(e["rows_lost"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(e["failed_writes"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(j["counts"]["writes"], kRecords);  // counted from the records, whatever the file kept
+  for (const auto& f : fs::directory_iterator(t.path())) EXPECT_NE(f.path().extension(), ".tmp") << f.path();
 }
 
 }  // namespace

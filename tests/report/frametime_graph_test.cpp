@@ -13,6 +13,8 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/files.h"
+#include "core/tmpfs.h"
 #include "report/graph_scene.h"
 
 namespace pictor::report {
@@ -98,6 +100,29 @@ TEST(FrametimePng, UnwritablePathIsAUsageErrorNamingIt) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("No such file"), std::string::npos) << e.what();
   }
+}
+
+// A full disk is not the user's fault (exit 1, not 2), and leaves no part of an image.
+TEST(FrametimePng, AFullDiskLeavesNoImageAndNamesTheDisk) {
+  test::Tmpfs t("16k");
+  PICTOR_SKIP_WITHOUT_TMPFS(t);
+  t.fill("filler");
+  const std::string path = (t.path() / "frametime.png").string();
+  for (const std::string& p : {path, (t.path() / "frametime.svg").string()}) {
+    try {
+      if (p == path) write_frametime_png(sample_session(), p);
+      else write_frametime_svg(sample_session(), p);
+      ADD_FAILURE() << "a full disk must throw";
+    } catch (const UsageError& e) {
+      ADD_FAILURE() << "a full disk is not a usage error: " << e.what();
+    } catch (const files::WriteError& e) {
+      EXPECT_TRUE(e.disk_full());
+      EXPECT_NE(std::string(e.what()).find("the disk holding " + t.path().string() + " is full"), std::string::npos)
+          << e.what();
+    }
+    EXPECT_FALSE(fs::exists(p));
+  }
+  for (const auto& f : fs::directory_iterator(t.path())) EXPECT_EQ(f.path().filename(), "filler");
 }
 
 TEST(FrametimePng, TooTallForPngSuggestsSvg) {

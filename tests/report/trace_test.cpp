@@ -12,6 +12,8 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/files.h"
+#include "core/tmpfs.h"
 
 namespace pictor::report {
 namespace {
@@ -205,6 +207,32 @@ TEST(Trace, WriteTraceFromSessionFiles) {
   EXPECT_EQ(frames, 2);
   fs::remove_all(dir);
   EXPECT_THROW(write_trace(dir.string()), UsageError);
+}
+
+
+// At a few hundred KB a trace no longer fits: it is not written at all (never cut into JSON no
+// viewer opens), the error names the disk, and no temporary file stays.
+TEST(Trace, AFullDiskWritesNoPartOfTheTrace) {
+  namespace fs = std::filesystem;
+  test::Tmpfs t("300k");
+  PICTOR_SKIP_WITHOUT_TMPFS(t);
+  {
+    std::ofstream f(t.path() / "frames.csv");
+    f << "frame,ctx,swap_ns,frame_ms,outside_swap_ms,swap_call_ms,gpu_ms,fc_ms,tag\n";
+    for (int i = 0; i < 3000; ++i)
+      f << i << ",0," << 1'000'000'000LL + i * 16'000'000LL << ",16.0000,15.0000,1.0000,2.0000,,\n";
+  }
+  const auto frames_size = fs::file_size(t.path() / "frames.csv");
+  try {
+    write_trace(t.path().string());
+    ADD_FAILURE() << "the trace must not fit";
+  } catch (const files::WriteError& e) {
+    EXPECT_TRUE(e.disk_full());
+    EXPECT_NE(std::string(e.what()).find("is full (No space left on device)"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(t.path() / "trace.json"));
+  EXPECT_EQ(fs::file_size(t.path() / "frames.csv"), frames_size);
+  for (const auto& f : fs::directory_iterator(t.path())) EXPECT_NE(f.path().extension(), ".tmp") << f.path();
 }
 
 }  // namespace

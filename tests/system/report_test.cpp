@@ -99,6 +99,27 @@ TEST_F(Report, SessionReportIsSelfContainedAndCarriesSummaryFigures) {
     EXPECT_NE(html.find("id=\"" + std::string(id) + "\""), std::string::npos) << id;
 }
 
+TEST_F(Report, AnalyzePrintsTheBottleneckVerdictOfSummaryJson) {
+  const auto summary = read_json(a_ + "/summary.json");
+  const std::string verdict = summary["bottleneck"]["verdict"];
+  const auto table = run_command({PICTOR_BIN, "analyze", a_});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("Bottleneck: " + verdict), std::string::npos) << table.out;
+  const auto json = run_command({PICTOR_BIN, "analyze", "--json", a_});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["bottleneck"]["verdict"], verdict);
+  // Evidence for a driven local session: the RTT over its matched inputs, the frames' split.
+  bool rtt = false, frames = false;
+  for (const auto& e : j["bottleneck"]["evidence"]) {
+    rtt = rtt || e.get<std::string>().find("matched inputs") != std::string::npos;
+    frames = frames || e.get<std::string>().find("inside the swap call") != std::string::npos;
+  }
+  EXPECT_TRUE(rtt && frames) << j["bottleneck"].dump();
+  // No resources.csv: the verdict does not claim CPU figures it does not have.
+  EXPECT_EQ(j["bottleneck"]["resources_sampled"], false);
+}
+
 TEST_F(Report, ChromiumLoadsTheSessionReportWithoutErrors) {
   if (!find_chromium()) GTEST_SKIP() << kNoChromium;
   const std::string dom = load_clean(a_ + "/report.html", fresh_dir("shot") + "/session.png");
