@@ -11,6 +11,9 @@ command = warzone2100 --window --resolution={width}x{height} --gfxbackend=vulkan
 # A software renderer (lavapipe) pays most for shadows and compressed textures: both off (the
 # game's own options; docs/vulkan.md has the measurements). WZ keeps its settings, replays and
 # logs in $XDG_DATA_HOME/warzone2100, inside the private home.
+# --nosound keeps the game from opening a device; OpenAL is told to use none as well, should a
+# build ignore the flag (without a sound device it would hang).
+env = ALSOFT_DRIVERS=null
 window = Warzone 2100
 startup_timeout = 60s
 # No start-up input. The skirmish begins about 10 s after launch; its first frames upload the

@@ -11,6 +11,7 @@
 #include "analysis/frame_metrics.h"
 #include "analysis/stats.h"
 #include "core/error.h"
+#include "core/json_util.h"
 
 namespace pictor::analysis {
 
@@ -18,7 +19,7 @@ namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
-nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+nlohmann::json num(double v) { return number_or_null(v); }  // core/json_util.h
 nlohmann::json interval(const Interval& i) {
   return std::isfinite(i.lo) && std::isfinite(i.hi) ? nlohmann::json::array({i.lo, i.hi}) : nlohmann::json();
 }

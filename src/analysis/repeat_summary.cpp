@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "analysis/session_data.h"
+#include "core/json_util.h"
 
 namespace pictor::analysis {
 
@@ -20,7 +21,7 @@ const char* const kWithinSessionText =
 
 namespace {
 
-nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+nlohmann::json num(double v) { return number_or_null(v); }  // core/json_util.h
 
 std::string cell(const nlohmann::json& v, int decimals) {
   return v.is_number() ? fmt::format("{:.{}f}", v.get<double>(), decimals) : "-";

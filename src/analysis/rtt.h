@@ -69,6 +69,8 @@ struct RttTimeline {
   // hook.json's gl_renderer ("" unknown). On a software renderer (llvmpipe, softpipe, swrast) the
   // swap call contains the rasterisation, so AS is reported as RD+AS.
   std::string gl_renderer;
+  // hook.json's api: "GLX", "EGL" or "Vulkan" ("" unknown): which GPU timer RD comes from.
+  std::string api;
   std::vector<std::string> notes;  // what the loader had to decide (context chosen, files absent)
 };
 

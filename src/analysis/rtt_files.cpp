@@ -332,6 +332,7 @@ RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_clien
       const auto j = nlohmann::json::parse(read_text(dir / "hook.json"));
       if (j.is_object() && j.contains("gl_renderer") && j["gl_renderer"].is_string())
         t.gl_renderer = j["gl_renderer"].get<std::string>();
+      if (j.is_object() && j.contains("api") && j["api"].is_string()) t.api = j["api"].get<std::string>();
     } catch (const nlohmann::json::exception&) {
       t.notes.push_back("hook.json unreadable: the GL renderer is unknown");
     }

@@ -73,9 +73,11 @@ std::string format_rtt_summary(const nlohmann::json& summary) {
                        percent(u["mean"]), percent(u["max"]), part.value("complete", 0), part.value("matched", 0));
   }
   std::string footnote = "* not in the sum: RD overlaps AL and AS";
+  const bool vulkan = part.contains("api") && part["api"] == "Vulkan";
   if (part.value("software_renderer", false))
     footnote += "; on " + part.value("gl_renderer", std::string("this software renderer")) +
-                " the swap call rasterises (RD+AS) and the timer queries miss the raster threads";
+                (vulkan ? " the present call waits for the rasterisation (RD+AS)"
+                        : " the swap call rasterises (RD+AS) and the timer queries miss the raster threads");
   out += footnote + "\n";
   if (summary.contains("fps_client") && summary["fps_client"].is_number())
     out += "Client FPS          " + num(summary["fps_client"]) + "\n";

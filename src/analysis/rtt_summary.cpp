@@ -10,12 +10,12 @@
 #include "analysis/rtt.h"
 #include "analysis/rtt_partition.h"
 #include "analysis/stats.h"
+#include "core/json_util.h"
 
 namespace pictor::analysis {
 
 namespace {
 
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 
 }  // namespace
 
@@ -86,9 +86,13 @@ void stage_summary(const RttTimeline& t, std::span<const MatchedInput> inputs, n
   stages["RD_ms"] = distribution_json(rd);
   stages["RD_ms"]["in_rtt_sum"] = false;
   // Not a CPU interval like the others: the GPU's own time for the response frame.
-  stages["RD_ms"]["source"] =
-      software ? "GL timer query; llvmpipe's queries do not see its raster threads, whose work is in AS (RD+AS)"
-               : "GL timer query (GPU time of the response frame; overlaps AL and AS)";
+  if (t.api == "Vulkan")
+    stages["RD_ms"]["source"] = "Vulkan timestamp queries around the response frame's submissions (GPU time; "
+                                "overlaps AL and AS)";
+  else
+    stages["RD_ms"]["source"] =
+        software ? "GL timer query; llvmpipe's queries do not see its raster threads, whose work is in AS (RD+AS)"
+                 : "GL timer query (GPU time of the response frame; overlaps AL and AS)";
   if (!stats::known(fc).empty()) {
     stages["FC_ms"] = distribution_json(fc);
     stages["FC_ms"]["in_rtt_sum"] = false;
@@ -126,6 +130,7 @@ void stage_summary(const RttTimeline& t, std::span<const MatchedInput> inputs, n
                                  : *std::max_element(unattributed_share.begin(), unattributed_share.end()))}};
   part["gl_renderer"] = t.gl_renderer.empty() ? nlohmann::json() : nlohmann::json(t.gl_renderer);
   part["software_renderer"] = software;
+  part["api"] = t.api.empty() ? nlohmann::json() : nlohmann::json(t.api);
   out["rtt_partition"] = part;
 }
 

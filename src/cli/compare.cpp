@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/out_dir.h"
+#include "core/time_text.h"
 #include "report/html/report.h"
 #include "report/scene_render.h"
 
@@ -31,13 +32,6 @@ struct CompareArgs {
   bool force = false;
   bool json = false;
 };
-
-std::string time_stamp() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::localtime(&t));
-  return buf;
-}
 
 nlohmann::json unit_json(const analysis::CompareUnit& u) { return {{"name", u.name}, {"sessions", u.sessions}}; }
 
@@ -95,7 +89,7 @@ void add_compare(CLI::App& app, Context& ctx) {
     std::vector<std::string> unpaired;
     const std::vector<analysis::UnitPair> pairs = analysis::pair_units(a, b, unpaired);
     if (pairs.empty()) throw UsageError("A and B have no benchmark in common to compare");
-    const fs::path out = claim_out_dir(args->out, (fs::path("pictor-out") / ("compare-" + time_stamp())).string(), args->force);
+    const fs::path out = claim_out_dir(args->out, (fs::path("pictor-out") / ("compare-" + local_stamp_now())).string(), args->force);
 
     nlohmann::json doc{{"schema", 1}, {"level", o.level}, {"resamples", o.resamples}, {"seed", o.seed},
                        {"a", {{"spec", args->a}, {"units", nlohmann::json::array()}}},

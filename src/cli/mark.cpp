@@ -18,6 +18,7 @@
 #include "mark/samples_json.h"
 #include "mark/score.h"
 #include "mark/tests/catalog.h"
+#include "core/time_text.h"
 
 namespace pictor::cli {
 namespace {
@@ -39,14 +40,7 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
-std::string default_out_dir() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "mark-%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
+std::string default_out_dir() { return "mark-" + local_stamp_now(); }
 
 mark::MarkOptions to_options(const MarkArgs& a) {
   mark::MarkOptions o;

@@ -9,6 +9,7 @@
 #include "analysis/summary.h"
 #include "cli/commands.h"
 #include "core/error.h"
+#include "runner/adapter.h"
 #include "runner/session.h"
 #include "suite/repeat_runner.h"
 #include "suite/suite_runner.h"
@@ -38,7 +39,7 @@ struct RunArgs {
 
 void add_run(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<RunArgs>();
-  auto* cmd = app.add_subcommand("run", "Run an OpenGL app (or builtin:NAME) on a private Xvfb under the interposer");
+  auto* cmd = app.add_subcommand("run", "Run an OpenGL or Vulkan app (or builtin:NAME) on a private Xvfb under the interposer");
   cmd->add_option("target", args->target,
                   "builtin:NAME[:option=value...], profile:NAME (a real game, profiles/), or -- COMMAND [ARGS...]");
   cmd->add_option("-d,--duration", args->duration, "how long to run (10s, 2m, 1h; 1 s to 24 h)")->capture_default_str();
@@ -55,7 +56,7 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--adapter", args->adapter,
                   "display/proxy stack: local (Xvfb), xvnc (TigerVNC Xvnc), x11vnc (Xvfb + x11vnc); "
                   "the VNC adapters connect Pictor's RFB client")
-      ->check(CLI::IsMember({"local", "xvnc", "x11vnc"}))
+      ->check(CLI::IsMember(runner::adapter_names()))
       ->capture_default_str();
   cmd->add_option("--net", args->net,
                   "emulated network between client and proxy, per direction: delay=20ms,jitter=5ms,loss=0.5%,rate=50mbit");

@@ -23,6 +23,7 @@
 #include "client/x_connection.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "tag/marker_code.h"
 
 namespace pictor::client {
@@ -406,8 +407,12 @@ ClientStats RemoteClient::stop() {
   s.core->files.reset();
   s.updates.reset();
   // libvncclient's own log lines, kept out of stdout/stderr.
-  if (std::ofstream log(s.options.out_dir + "/rfb_client.log"); log) {
-    for (const std::string& line : s.conn->log_lines()) log << line << '\n';
+  try {
+    std::string log;
+    for (const std::string& line : s.conn->log_lines()) log += line + '\n';
+    files::write_file(s.options.out_dir + "/rfb_client.log", log, {.sync = false});
+  } catch (const files::WriteError& e) {
+    stats.notes.push_back(std::string("rfb_client.log not written: ") + e.what());
   }
   const bool cu = s.conn->continuous_updates();
   s.conn.reset();

@@ -17,6 +17,7 @@
 #include "mark/tests/sprites.h"
 #include "platform/gl_window.h"
 #include "runner/xvfb.h"
+#include "core/time_text.h"
 
 namespace pictor::mark {
 namespace {
@@ -26,15 +27,6 @@ constexpr Size kSmall{568, 320}, kMedium{900, 600}, kLarge{1600, 800};
 // (Large quadruples llvmpipe's per-frame fill and copy cost, which on a small machine leaves too
 // little of the frame for the elements.) --size large grows the screen to fit.
 constexpr Size kEmbeddedScreen{1280, 1024};
-
-std::string iso_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 Size screen_size(const std::string& display) {
   Display* d = XOpenDisplay(display.c_str());
@@ -162,7 +154,7 @@ MarkResult run_mark(const MarkOptions& options, const std::function<void(const P
     throw UsageError("--fps must be between 3 and 1000, or auto");
 
   MarkResult result;
-  result.started_at = iso_now();
+  result.started_at = iso_utc_now();
   result.machine = runner::machine_info();
   const double load_start = load_average();
   std::unique_ptr<runner::Xvfb> xvfb;

@@ -8,13 +8,13 @@
 #include "core/files.h"
 #include "mark/samples_json.h"
 #include "mark/stats.h"
+#include "core/json_util.h"
 
 namespace pictor::mark {
 namespace {
 
 using nlohmann::json;
 
-json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 json test_to_json(const TestResult& t, double fps) {
   json j;

@@ -395,13 +395,22 @@ class X11vncAdapter final : public Adapter {
 
 std::vector<std::string> adapter_names() { return {"local", "xvnc", "x11vnc"}; }
 
+void require_adapter_name(std::string_view name) {
+  const auto names = adapter_names();
+  if (std::find(names.begin(), names.end(), name) != names.end()) return;
+  std::string known;
+  for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+  throw UsageError("unknown adapter '" + std::string(name) + "' (known: " + known + ")");
+}
+
 bool is_remote_adapter(std::string_view name) { return name == "xvnc" || name == "x11vnc"; }
 
 std::unique_ptr<Adapter> start_adapter(std::string_view name, const AdapterOptions& options) {
   if (name == "local") return std::make_unique<LocalAdapter>(options);
   if (name == "xvnc") return std::make_unique<XvncAdapter>(options);
   if (name == "x11vnc") return std::make_unique<X11vncAdapter>(options);
-  throw UsageError("unknown adapter '" + std::string(name) + "' (known: local, xvnc, x11vnc)");
+  require_adapter_name(name);  // throws: a name listed but not started above is a bug caught here
+  throw UsageError("adapter '" + std::string(name) + "' cannot be started");
 }
 
 }  // namespace pictor::runner

@@ -76,6 +76,8 @@ class Adapter {
 std::unique_ptr<Adapter> start_adapter(std::string_view name, const AdapterOptions& options);
 
 std::vector<std::string> adapter_names();
+// Throws UsageError naming every known adapter unless `name` is one of adapter_names().
+void require_adapter_name(std::string_view name);
 bool is_remote_adapter(std::string_view name);
 
 class Process;

@@ -41,6 +41,7 @@
 #include "runner/machine.h"
 #include "runner/process.h"
 #include "runner/session_writes.h"
+#include "core/time_text.h"
 
 namespace pictor::runner {
 namespace fs = std::filesystem;
@@ -69,20 +70,10 @@ class InterruptGuard {
   struct sigaction old_[3] {};
 };
 
-std::string iso_time_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 std::string default_out_dir(const std::string& name) {
-  const std::time_t t = std::time(nullptr);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&t));
   std::string clean;
   for (char c : name) clean += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
-  return "pictor-out/" + std::string(stamp) + "-" + clean.substr(0, 40);
+  return "pictor-out/" + local_stamp_now() + "-" + clean.substr(0, 40);
 }
 
 // Whole or not at all (temporary name + rename): throws files::WriteError naming the disk.
@@ -164,9 +155,8 @@ RunResult run_session(const RunOptions& options) {
   if (!(options.duration_s >= kMinSessionS && options.duration_s <= kMaxSessionS))
     throw UsageError(fmt::format("--duration must be between {} and {} (got {:g} s)", format_duration(kMinSessionS),
                                  format_duration(kMaxSessionS), options.duration_s));
+  require_adapter_name(options.adapter);
   const bool remote = is_remote_adapter(options.adapter);
-  if (!remote && options.adapter != "local")
-    throw UsageError("unknown adapter '" + options.adapter + "' (known: local, xvnc, x11vnc)");
   net::NetSpec net_spec;
   if (!options.net.empty()) {
     net_spec = net::parse_net_spec(options.net);
@@ -203,7 +193,7 @@ RunResult run_session(const RunOptions& options) {
                      {"duration_requested_s", options.duration_s},
                      {"interposer", options.hook ? nlohmann::json(hook_lib) : nlohmann::json(nullptr)},
                      {"machine", machine_info()},
-                     {"start_time", iso_time_now()},
+                     {"start_time", iso_utc_now()},
                      {"status", "running"}};
   if (remote) {
     run["net"] = {{"spec", net::to_string(net_spec)}, {"emulation", net_spec.is_identity() ? "none" : use_netem ? "tc netem on lo" : "user-space TCP relay"}};
@@ -413,7 +403,7 @@ RunResult run_session(const RunOptions& options) {
     if (app) stopped.push_back(process_status_json(*app, {"after a failed start", start}));
     if (adapter || app) run["processes"] = stopped;
     run["status"] = "failed to start";
-    run["end_time"] = iso_time_now();
+    run["end_time"] = iso_utc_now();
     run["files"] = analysis::session_files_json(dir.string());
     write_json(dir / "run.json", run, kRunJsonWrite);
     throw;
@@ -557,7 +547,7 @@ RunResult run_session(const RunOptions& options) {
   } else if (no_play) {
     result.failure = *no_play + "; see " + (dir / "launch.json").string();
   } else if (options.hook && frames == 0) {
-    result.failure = fmt::format("{} presented no frame in {:.1f} s (not an OpenGL app, it rendered offscreen, or it "
+    result.failure = fmt::format("{} presented no frame in {:.1f} s (not an OpenGL or Vulkan app, it rendered offscreen, or it "
                                  "needs longer than that to start); see {}", label, measured_s, (dir / "app.log").string());
   } else if (!analysis_failure.empty()) {
     result.failure = analysis_failure;
@@ -576,7 +566,7 @@ RunResult run_session(const RunOptions& options) {
   run["duration_measured_s"] = measured_s;
   run["late_gpu_results_merged"] = late;
   run["files"] = analysis::session_files_json(dir.string());
-  run["end_time"] = iso_time_now();
+  run["end_time"] = iso_utc_now();
   run["status"] = result.status;
   if (interrupted_by) run["interrupted_by"] = signal_name(interrupted_by);
   if (!result.failure.empty()) run["failure"] = result.failure;

@@ -19,6 +19,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "runner/install_paths.h"
 #include "runner/process.h"
 
@@ -204,10 +205,16 @@ std::string bring_on_screen(Display* d, ::Window w) {
          std::to_string(sw) + "x" + std::to_string(sh) + " screen";
 }
 
+// Replaced whole each time (core/files.h), so the runner, which reads it while the game runs, never
+// sees half a file. A failed write is said on stderr (launch.log) and the launch goes on: the
+// runner then reports launch.json's state as it finds it.
 void write_launch_json(const std::string& path, const nlohmann::json& j) {
   if (path.empty()) return;
-  std::ofstream out(path, std::ios::trunc);
-  out << j.dump(2) << '\n';
+  try {
+    files::write_file(path, j.dump(2) + "\n", {.sync = false});
+  } catch (const files::WriteError& e) {
+    std::fprintf(stderr, "pictor-launch: %s\n", e.what());
+  }
 }
 
 }  // namespace
@@ -240,9 +247,9 @@ void prepare_home(const Profile& profile, const std::string& home, Size size) {
   for (const auto& file : profile.config_files) {
     const fs::path path = fs::path(home) / file.path;
     fs::create_directories(path.parent_path(), ec);
-    std::ofstream out(path, std::ios::trunc);
-    for (const auto& line : file.lines) out << replace_size(line, size) << '\n';
-    if (!out) throw RunError("cannot write the game's config file " + path.string());
+    std::string text;
+    for (const auto& line : file.lines) text += replace_size(line, size) + '\n';
+    files::write_file(path, text, {.sync = false});  // WriteError (a RunError) names the file
   }
 }
 

@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "core/out_dir.h"
 #include "core/progress.h"
+#include "core/time_text.h"
 #include "report/html/report.h"
 #include "runner/machine.h"
 
@@ -19,13 +20,6 @@ namespace pictor::suite {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string time_stamp(const char* format, bool utc) {
-  const std::time_t t = std::time(nullptr);
-  char buf[40];
-  std::strftime(buf, sizeof buf, format, utc ? std::gmtime(&t) : std::localtime(&t));
-  return buf;
-}
 
 // Whole or absent (core/files.h).
 void write_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
@@ -71,7 +65,7 @@ nlohmann::json write_repeat_files(const std::string& dir, nlohmann::json base, c
   base["repeat"] = planned;
   base["sessions"] = list;
   base["status"] = interrupted ? "interrupted" : failed ? "failed" : "ok";
-  base["end_time"] = time_stamp("%Y-%m-%dT%H:%M:%SZ", true);
+  base["end_time"] = iso_utc_now();
   write_json(fs::path(dir) / "run.json", base);
   write_json(fs::path(dir) / "summary.json", summary);
   report::write_repeat_report(dir, base, summary);
@@ -87,7 +81,7 @@ RepeatResult run_repeated(const runner::RunOptions& options, int repeat) {
                           .string())
     clean += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
   const fs::path dir = claim_out_dir(
-      options.out_dir, fmt::format("pictor-out/{}-{}-x{}", time_stamp("%Y%m%d-%H%M%S", false), clean.substr(0, 40), repeat),
+      options.out_dir, fmt::format("pictor-out/{}-{}-x{}", local_stamp_now(), clean.substr(0, 40), repeat),
       options.force);
   nlohmann::json base{{"command_line", options.argv},
                       {"app", {{"label", label}}},
@@ -95,7 +89,7 @@ RepeatResult run_repeated(const runner::RunOptions& options, int repeat) {
                       {"driver", options.driver.empty() ? nlohmann::json() : nlohmann::json(options.driver)},
                       {"duration_requested_s", options.duration_s},
                       {"machine", runner::machine_info()},
-                      {"start_time", time_stamp("%Y-%m-%dT%H:%M:%SZ", true)}};
+                      {"start_time", iso_utc_now()}};
   Progress progress(options.quiet);
   std::vector<RepeatedSession> sessions;
   RepeatResult out;

@@ -15,6 +15,8 @@
 #include "report/html/report.h"
 #include "runner/install_paths.h"
 #include "runner/machine.h"
+#include "core/time_text.h"
+#include "core/json_util.h"
 #include "suite/repeat_runner.h"
 
 namespace pictor::suite {
@@ -23,16 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string time_stamp(const char* format, bool utc) {
-  const std::time_t t = std::time(nullptr);
-  char buf[40];
-  std::strftime(buf, sizeof buf, format, utc ? std::gmtime(&t) : std::localtime(&t));
-  return buf;
-}
-
 void write_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
-
-nlohmann::json number_or_null(const nlohmann::json& j) { return j.is_number() ? j : nlohmann::json(nullptr); }
 
 const nlohmann::json& at_path(const nlohmann::json& j, std::initializer_list<const char*> keys) {
   static const nlohmann::json null_value;
@@ -153,7 +146,7 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
     throw UsageError(fmt::format("--repeat must be 1..{} (got {})", kMaxRepeat, options.repeat));
   // A fresh directory, never one holding an earlier suite or session (their files would mix).
   const fs::path out = claim_out_dir(
-      options.out_dir, (fs::path("pictor-out") / ("suite-" + time_stamp("%Y%m%d-%H%M%S", false) + "-" + safe_name(suite.name))).string(),
+      options.out_dir, (fs::path("pictor-out") / ("suite-" + local_stamp_now() + "-" + safe_name(suite.name))).string(),
       options.force);
 
   nlohmann::json result{{"schema", 1},
@@ -162,7 +155,7 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
                         {"quick", options.quick},
                         {"command_line", options.argv},
                         {"machine", runner::machine_info()},
-                        {"start_time", time_stamp("%Y-%m-%dT%H:%M:%SZ", true)},
+                        {"start_time", iso_utc_now()},
                         {"benchmarks", nlohmann::json::array()}};
   if (options.repeat > 1) result["repeat"] = options.repeat;
   Progress progress(options.quiet);
@@ -268,7 +261,7 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
   }
   result["counts"] = {{"ok", ok}, {"failed", failed}, {"skipped", skipped},
                       {"not_run", n - result["benchmarks"].size()}};
-  result["end_time"] = time_stamp("%Y-%m-%dT%H:%M:%SZ", true);
+  result["end_time"] = iso_utc_now();
   result["dir"] = out.string();
   write_json(out / "suite.json", result);
   // The suite's report.html: every benchmark with its figures and a link to its own report.

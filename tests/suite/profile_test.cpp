@@ -145,8 +145,8 @@ TEST(Profile, ShippedProfilesAreValid) {
     for (const auto& [k, v] : p.env) quiet_audio = quiet_audio || (k == "ALSOFT_DRIVERS" && v == "null");
     EXPECT_TRUE(quiet_audio) << entry.path();
   }
-  EXPECT_EQ(count, 3);
-  for (const char* name : {"extremetuxracer", "neverball", "supertuxkart"})
+  EXPECT_EQ(count, 4);
+  for (const char* name : {"extremetuxracer", "neverball", "supertuxkart", "warzone2100"})
     EXPECT_NO_THROW(load_profile((dir / (std::string(name) + ".profile")).string())) << name;
 }
 

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "analysis/csv.h"
 #include "apps/game/game_registry.h"
 #include "core/csv_files.h"
 #include "core/error.h"
@@ -165,8 +166,10 @@ void GameRun::finish() {
 
 StateLog parse_state_log(std::istream& in, const std::string& name) {
   StateLog log;
-  std::string line;
-  int number = 0;
+  std::ostringstream whole;
+  whole << in.rdbuf();
+  const std::string contents = whole.str();
+  std::size_t number = 0;
   bool header = false, columns = false;
   const auto fail = [&](const std::string& why) {
     return UsageError(name + ":" + std::to_string(number) + ": " + why);
@@ -198,20 +201,24 @@ StateLog parse_state_log(std::istream& in, const std::string& name) {
     }
     header = true;
   };
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty()) continue;
-    if (line.rfind("# game=", 0) == 0) {
-      parse_setup(line.substr(2));
+  // The one CSV reader (quoting, CRLF, line numbers); its errors name the file and line too.
+  analysis::CsvReader reader(contents, name);
+  analysis::CsvRow row;
+  while (reader.next(row)) {
+    number = row.line;
+    const auto& cells = row.fields;
+    if (!cells.empty() && cells[0].starts_with('#')) {
+      std::string comment;
+      for (std::size_t i = 0; i < cells.size(); ++i) (comment += i ? "," : "") += cells[i];
+      if (comment.rfind("# game=", 0) == 0) parse_setup(comment.substr(2));
       continue;
     }
-    if (line[0] == '#') continue;
     if (!columns) {
-      if (line.rfind("step,event,detail", 0) != 0) throw fail("expected the column row 'step,event,detail,...'");
+      if (cells.size() < 3 || cells[0] != "step" || cells[1] != "event" || cells[2] != "detail")
+        throw fail("expected the column row 'step,event,detail,...'");
       columns = true;
       continue;
     }
-    const auto cells = split(line, ',');
     if (cells.size() < 3) throw fail("expected at least 3 cells");
     char* end = nullptr;
     const long long step = std::strtoll(cells[0].c_str(), &end, 10);

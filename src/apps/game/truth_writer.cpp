@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/files.h"
 
 namespace pictor::game {
 
@@ -15,11 +16,8 @@ namespace {
 
 double round_to(double v, double unit) { return std::round(v / unit) * unit; }
 
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc | std::ios::binary);
-  out << text;
-  if (!out) throw RunError("cannot write " + path.string());
-}
+// Whole or absent (core/files.h): a label file cut by a full disk would train on half a frame.
+void write_file(const fs::path& path, const std::string& text) { files::write_file(path, text, {.sync = false}); }
 
 }  // namespace
 
