@@ -39,6 +39,8 @@ TEST_PACKAGES=(
   nodejs
   # a test runs vkcube under Khronos' validation layer beneath Pictor's Vulkan layer
   vulkan-validationlayers
+  # the report tests open report.html and compare.html in a real headless browser
+  chromium
 )
 if [ "${1:-}" = "--tests" ]; then
   PACKAGES+=("${TEST_PACKAGES[@]}")

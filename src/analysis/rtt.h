@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bootstrap.h"
 #include "analysis/proxy_stages.h"
 
 namespace pictor::analysis {
@@ -164,9 +165,6 @@ inline constexpr std::uint64_t kBootstrapSeed = 20240601;
 nlohmann::json distribution_json(std::span<const double> values, std::uint64_t seed = kBootstrapSeed);
 
 // The bootstrap itself: {lo, hi} of the 95 % percentile interval of the mean; NaN when n < 2.
-struct Interval {
-  double lo, hi;
-};
 Interval bootstrap_mean_ci95(std::span<const double> values, std::uint64_t seed,
                              int resamples = kBootstrapResamples);
 

@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "analysis/bootstrap.h"
 #include "analysis/rtt.h"
 #include "analysis/rtt_partition.h"
 #include "analysis/stats.h"
@@ -15,16 +16,6 @@ namespace pictor::analysis {
 
 namespace {
 
-
-// Uniform 0..n-1 by rejection, so the resampling is the same with every standard library.
-std::uint64_t draw_below(std::mt19937_64& rng, std::uint64_t n) {
-  const std::uint64_t limit = rng.max() - rng.max() % n;
-  std::uint64_t x = 0;
-  do {
-    x = rng();
-  } while (x >= limit);
-  return x % n;
-}
 
 }  // namespace
 

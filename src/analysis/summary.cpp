@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "analysis/bottleneck.h"
 #include "analysis/frame_metrics.h"
 #include "analysis/stats.h"
 
@@ -166,6 +167,17 @@ nlohmann::json summarize_frames(const FrameSeries& series) {
   }
   out["gpu_ms"] = gpu_figures(series);
   return out;
+}
+
+void add_bottleneck(nlohmann::json& summary, const nlohmann::json& run, const std::string& session_dir) {
+  if (!summary.is_object()) return;
+  try {
+    summary["bottleneck"] = judge_bottleneck(bottleneck_evidence(summary, run, session_dir));
+  } catch (const std::exception& e) {
+    // The figures stand without a verdict; the block says why there is none.
+    summary["bottleneck"] = {{"verdict", "undetermined"}, {"text", std::string("undetermined (") + e.what() + ")"},
+                             {"evidence", nlohmann::json::array()}, {"missing", nlohmann::json::array()}};
+  }
 }
 
 }  // namespace pictor::analysis

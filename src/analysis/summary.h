@@ -2,6 +2,8 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 #include "analysis/frame_series.h"
 
 namespace pictor::analysis {
@@ -10,6 +12,11 @@ namespace pictor::analysis {
 // "frame_ms":{mean,p50,p90,p95,p99,p999,max}, "low_1pct_fps_percentile", ..., "stutter":{...},
 // "gpu_ms": {...} or null}. Unknown values are null, never 0.
 nlohmann::json summarize_frames(const FrameSeries& series);
+
+// Adds summary.json's `bottleneck` block (analysis/bottleneck.h): the verdict with its evidence,
+// from the session's merged summary (frame and RTT parts), run.json's content and the files in
+// session_dir (frames.csv's swap calls, resources.csv).
+void add_bottleneck(nlohmann::json& summary, const nlohmann::json& run, const std::string& session_dir);
 
 // A human table of the same figures for the terminal.
 std::string format_frame_summary(const nlohmann::json& summary);

@@ -1,13 +1,16 @@
 // `pictor analyze PATH [--json]`: reads a session directory, a frames.csv, a MangoHud or a
-// PresentMon CSV and prints the frame figures of DESIGN 6 (table, or summary.json's frame part).
+// PresentMon CSV and prints the frame figures of DESIGN 6 (table, or summary.json's frame part);
+// for a session directory also its RTT figures and the bottleneck verdict.
 #include <cstdio>
 #include <string>
 
 #include <filesystem>
 
+#include "analysis/bottleneck.h"
 #include "analysis/load.h"
 #include "analysis/play_window.h"
 #include "analysis/rtt.h"
+#include "analysis/session_data.h"
 #include "analysis/session_end.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
@@ -50,6 +53,10 @@ void add_analyze(CLI::App& app, Context& ctx) {
     std::optional<resources::ResourceSeries> res;
     if (is_session) res = resources::load_resources(opts->path);
     if (res) summary["resources"] = resources::summarize_resources(*res);
+    // The bottleneck verdict of a session, from the figures above and its files (docs/reports.md).
+    if (is_session)
+      analysis::add_bottleneck(summary, analysis::read_json_file((std::filesystem::path(opts->path) / "run.json").string()),
+                               opts->path);
     // Remarks about the input go to stderr so stdout stays the result alone.
     if (!ctx.quiet) {
       for (const std::string& note : series.notes) {
@@ -59,7 +66,8 @@ void add_analyze(CLI::App& app, Context& ctx) {
     const std::string text =
         opts->json ? summary.dump(2) + "\n"
                    : analysis::format_frame_summary(summary) + analysis::format_rtt_summary(summary) +
-                         (res ? resources::format_resources(summary["resources"]) : std::string());
+                         (res ? resources::format_resources(summary["resources"]) : std::string()) +
+                         analysis::format_bottleneck(summary);
     std::fputs(text.c_str(), stdout);
   });
 }

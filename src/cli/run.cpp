@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <fmt/format.h>
 
+#include "analysis/bottleneck.h"
+#include "analysis/repeat_summary.h"
 #include "analysis/rtt.h"
 #include "analysis/summary.h"
 #include "cli/commands.h"
@@ -10,6 +12,7 @@
 #include "core/error.h"
 #include "runner/adapter.h"
 #include "runner/session.h"
+#include "suite/repeat_runner.h"
 #include "suite/suite_runner.h"
 
 namespace pictor::cli {
@@ -33,6 +36,7 @@ struct RunArgs {
   int vnc_quality = 80;
   std::string vnc_subsampling = "4:2:0";
   int vnc_frame_rate = 0;
+  int repeat = 1;
 };
 }  // namespace
 
@@ -73,9 +77,13 @@ void add_run(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--vnc-frame-rate", args->vnc_frame_rate,
                   "xvnc: updates per second cap (Xvnc -FrameRate; its own default is 60); 0 = 240");
+  cmd->add_option("--repeat", args->repeat,
+                  "run N sessions (OUT/repeat-1 … repeat-N) and report each figure with its interval across the runs")
+      ->capture_default_str();
   cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears\n"
               "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30\n"
-              "  pictor run --adapter xvnc --net delay=20ms --driver scripted builtin:latency");
+              "  pictor run --adapter xvnc --net delay=20ms --driver scripted builtin:latency\n"
+              "  pictor run --repeat 5 builtin:spin:objects=500 -d 5s");
   cmd->callback([args, &ctx, &app] {
     runner::RunOptions o;
     if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME, profile:NAME or -- COMMAND");
@@ -106,13 +114,26 @@ void add_run(CLI::App& app, Context& ctx) {
     o.vnc_subsampling = args->vnc_subsampling;
     o.vnc_frame_rate = args->vnc_frame_rate;
     (void)app;
+    if (args->repeat != 1) {
+      const suite::RepeatResult r = suite::run_repeated(o, args->repeat);
+      if (args->json) std::printf("%s\n", r.summary.dump(2).c_str());
+      else std::printf("%s", analysis::format_repeat_summary(r.summary).c_str());
+      if (!ctx.quiet) std::fprintf(stderr, "pictor: run directory %s (report: %s/report.html)\n", r.dir.c_str(), r.dir.c_str());
+      if (r.exit_code > 1) {
+        std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
+        ctx.exit_code = r.exit_code;
+        return;
+      }
+      if (r.exit_code != 0) throw RunError(r.failure);
+      return;
+    }
     const runner::RunResult r = runner::run_session(o);
     if (!r.summary.is_null()) {
       if (args->json) std::printf("%s\n", r.summary.dump(2).c_str());
-      else std::printf("%s%s", analysis::format_frame_summary(r.summary).c_str(),
-                       analysis::format_rtt_summary(r.summary).c_str());
+      else std::printf("%s%s%s", analysis::format_frame_summary(r.summary).c_str(),
+                       analysis::format_rtt_summary(r.summary).c_str(), analysis::format_bottleneck(r.summary).c_str());
     }
-    if (!ctx.quiet) std::fprintf(stderr, "pictor: session directory %s (frame-time graph: %s/frametime.png)\n",
+    if (!ctx.quiet) std::fprintf(stderr, "pictor: session directory %s (report: %s/report.html, frame-time graph: frametime.png)\n",
                                  r.dir.c_str(), r.dir.c_str());
     if (r.status == "interrupted") {
       // Its own status, not "the app failed": 128 + the signal, as a shell reports it.

@@ -19,6 +19,7 @@ struct SuiteArgs {
   bool force = false;
   bool json = false;
   bool list = false;
+  int repeat = 1;
 };
 
 // pictor's command line as given, for suite.json.
@@ -66,6 +67,10 @@ void add_suite(CLI::App& app, Context& ctx) {
   cmd->add_flag("--force", args->force, "--out holds earlier results: delete its contents and write there");
   cmd->add_flag("--json", args->json, "print suite.json instead of the table");
   cmd->add_flag("--list", args->list, "list the built-in suites and the profiles, then exit");
+  cmd->add_option("--repeat", args->repeat,
+                  "run every benchmark N times (interleaved rounds, NN-name/repeat-K/) and report each figure with its "
+                  "interval across the runs")
+      ->capture_default_str();
   cmd->footer("A benchmark line: APP [name=N] [driver=SPEC|none] [duration=D] [quick=D] [adapter=local] [size=WxH]\n"
               "  APP is builtin:SCENE[:option=value...] or profile:NAME.\n"
               "Examples:\n  pictor suite --quick\n  pictor suite real-games\n  pictor suite my.suite --out results");
@@ -81,10 +86,13 @@ void add_suite(CLI::App& app, Context& ctx) {
     o.force = args->force;
     o.quiet = ctx.quiet;
     o.argv = own_argv();
+    o.repeat = args->repeat;
     const nlohmann::json result = suite::run_suite(definition, o);
     if (args->json) std::printf("%s\n", result.dump(2).c_str());
     else std::printf("%s", suite::format_suite_table(result).c_str());
-    if (!ctx.quiet) std::fprintf(stderr, "pictor: suite directory %s\n", result.value("dir", "").c_str());
+    if (!ctx.quiet)
+      std::fprintf(stderr, "pictor: suite directory %s (report: %s/report.html)\n", result.value("dir", "").c_str(),
+                   result.value("dir", "").c_str());
     const auto& counts = result["counts"];
     if (result.value("interrupted", false)) {
       // Interruption has its own status (130 for Ctrl-C), not the one of a failed benchmark.

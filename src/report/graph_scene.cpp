@@ -352,4 +352,36 @@ GraphScene build_frametime_scene(const analysis::FrameSeries& series, const Fram
   return scene;
 }
 
+std::size_t add_time_markers(GraphScene& scene, const analysis::FrameSeries& series, const FrameGraphOptions& options,
+                             std::span<const TimeMarker> markers) {
+  if (series.swap_ns.empty() || scene.row_baseline.empty()) return 0;
+  constexpr Rgb kInput = hex(0x4dd0e1);
+  constexpr Rgb kPlay = hex(0xffffff);
+  constexpr double kInputTick = 7;
+  const double rows = static_cast<double>(scene.row_baseline.size());
+  std::size_t drawn = 0;
+  bool play_labelled = false;
+  for (const TimeMarker& m : markers) {
+    const double ms = static_cast<double>(m.t_ns - series.swap_ns.front()) / 1e6;
+    if (ms < 0) continue;
+    // The same pace as the bars: a frame of fast_ms is 1 px, rows of row_width_px.
+    const double px = std::floor(ms / options.fast_ms);
+    const double row = std::floor(px / options.row_width_px);
+    if (row >= rows) continue;
+    const double baseline = scene.row_baseline[static_cast<std::size_t>(row)];
+    const double x = scene.plot_left + (px - row * options.row_width_px) + 0.5;
+    const double top = baseline - options.max_height_px - kRowTopPad / 2;
+    if (m.kind == MarkerKind::Input) {
+      scene.lines.push_back({x, top, x, top + kInputTick, kInput, 1.0, false, LineRole::Input});
+    } else {
+      scene.lines.push_back({x, top, x, baseline, kPlay, 1.0, true, LineRole::PlayStart});
+      if (!play_labelled)
+        scene.texts.push_back({x + 4, top + 4 + kAxisFont, "play starts", kAxisFont, true, TextAnchor::Start, kPlay});
+      play_labelled = true;
+    }
+    ++drawn;
+  }
+  return drawn;
+}
+
 }  // namespace pictor::report

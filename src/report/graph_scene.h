@@ -1,7 +1,9 @@
 // A backend-neutral drawing of the frame-time graph: rectangles, lines and text in pixel
 // coordinates. Built once from the data, then painted by the PNG (cairo) and SVG backends alike.
 #pragma once
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,11 +23,15 @@ struct SceneRect {
   RectRole role = RectRole::Panel;
 };
 
+// What a line stands for beyond the axes; the SVG backend writes it as the line's class.
+enum class LineRole { Plain, Input, PlayStart };
+
 struct SceneLine {
   double x1 = 0, y1 = 0, x2 = 0, y2 = 0;
   Rgb stroke;
   double alpha = 1.0;
   bool dashed = false;
+  LineRole role = LineRole::Plain;
 };
 
 enum class TextAnchor { Start, Middle, End };
@@ -83,5 +89,19 @@ std::optional<std::string> graph_too_tall(const GraphExtent& extent, const Frame
 // before laying anything out when the graph would be taller than max_height_px.
 GraphScene build_frametime_scene(const analysis::FrameSeries& series, const FrameGraphOptions& options,
                                  int max_height_px = kMaxSvgHeightPx);
+
+// A moment drawn over the graph (the HTML report's): an input the client sent, as a short tick at
+// the top of its row, or the start of play of a profile session, as a line over the row's height.
+enum class MarkerKind { Input, PlayStart };
+struct TimeMarker {
+  std::int64_t t_ns = 0;  // on the series' swap clock (CLOCK_MONOTONIC for Pictor's files)
+  MarkerKind kind = MarkerKind::Input;
+};
+
+// Adds markers to a scene that build_frametime_scene made from `series` and `options`. The time
+// axis starts at the first swap; markers before it or after the drawn span, and every marker of a
+// series without swap times, are left out. Returns how many were drawn.
+std::size_t add_time_markers(GraphScene& scene, const analysis::FrameSeries& series, const FrameGraphOptions& options,
+                             std::span<const TimeMarker> markers);
 
 }  // namespace pictor::report

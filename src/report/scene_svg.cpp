@@ -93,6 +93,8 @@ void append_lines(std::string& out, const std::vector<SceneLine>& lines) {
                        num(l.y1), num(l.x2), num(l.y2), colour(l.stroke));
     if (l.alpha < 1.0) out += fmt::format(" stroke-opacity=\"{}\"", num(l.alpha));
     if (l.dashed) out += " stroke-dasharray=\"3 3\"";
+    if (l.role == LineRole::Input) out += " class=\"input\"";
+    if (l.role == LineRole::PlayStart) out += " class=\"play-start\"";
     out += "/>\n";
   }
 }

@@ -36,6 +36,7 @@
 #include "core/units.h"
 #include "core/progress.h"
 #include "report/frametime_graph.h"
+#include "report/html/report.h"
 #include "runner/install_paths.h"
 #include "runner/machine.h"
 #include "runner/process.h"
@@ -510,6 +511,12 @@ RunResult run_session(const RunOptions& options) {
     }
   }
   if (resources) resources->add_to(result.summary, run, writes);
+  // The bottleneck verdict, from the figures above (resources included) and the session's files
+  // (docs/reports.md).
+  if (result.summary.is_object()) {
+    analysis::add_bottleneck(result.summary, run, dir.string());
+    writes.json("summary.json", result.summary);
+  }
   if (fs::exists(dir / "hook.json")) {
     try {
       run["gl"] = nlohmann::json::parse(files::read_file(dir / "hook.json"));
@@ -581,6 +588,8 @@ RunResult run_session(const RunOptions& options) {
     result.failure = writes.verdict().value_or(e.what());
     result.exit_code = 1;
   }
+  // report.html from the files above; one that cannot be drawn is a note, never a failed session.
+  if (const std::string note = report::try_write_session_report(dir.string()); !note.empty()) progress.note("pictor: note: " + note);
   return result;
 }
 

@@ -36,6 +36,20 @@ std::string format_suite_table(const nlohmann::json& suite) {
   for (const auto& e : suite.value("benchmarks", nlohmann::json::array()))
     if (e.contains("reason") && e["reason"].is_string())
       out += fmt::format("  {} {}: {}\n", e.value("name", "?"), e.value("status", "?"), e["reason"].get<std::string>());
+  bool repeated = false;
+  for (const auto& e : suite.value("benchmarks", nlohmann::json::array())) {
+    const auto& ci = e.value("ci_across_runs", nlohmann::json::object());
+    const auto range = [&](const char* key, const char* what) -> std::string {
+      if (!ci.contains(key) || !ci[key].is_array()) return "";
+      return fmt::format(" {} {:.1f} .. {:.1f}", what, ci[key][0].get<double>(), ci[key][1].get<double>());
+    };
+    if (!e.contains("runs")) continue;
+    repeated = true;
+    out += fmt::format("  {}: means of {} runs; 95 % CI across runs:{}{}\n", e.value("name", "?"), e.value("runs", 0),
+                       range("fps", "FPS"), range("rtt_ms_mean", "RTT ms"));
+  }
+  if (repeated)
+    out += "  (across runs: the runs' figures resampled; each session's own summary.json ci95 is within that session)\n";
   out += "  1% low: FPS at the 99th frame-time percentile (PresentMon) / average FPS of the slowest 1 % (CapFrameX)\n";
   return out;
 }

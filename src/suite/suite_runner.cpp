@@ -5,16 +5,19 @@
 #include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
+#include <map>
 
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/out_dir.h"
 #include "core/progress.h"
+#include "report/html/report.h"
 #include "runner/install_paths.h"
 #include "runner/machine.h"
 #include "core/time_text.h"
 #include "core/json_util.h"
+#include "suite/repeat_runner.h"
 
 namespace pictor::suite {
 
@@ -112,7 +115,35 @@ nlohmann::json benchmark_figures(const nlohmann::json& summary) {
   return f;
 }
 
+nlohmann::json repeat_figures(const nlohmann::json& repeat) {
+  // The means over the runs, laid out as a summary.json, so a repeated benchmark's row has the
+  // same figures as a single session's; each with its interval across runs beside it.
+  nlohmann::json mean = nlohmann::json::object(), ci = nlohmann::json::object();
+  for (const auto& f : repeat.value("figures", nlohmann::json::array())) {
+    const std::string key = f.value("summary_key", "");
+    nlohmann::json::json_pointer ptr("/" + [&] {
+      std::string p = key;
+      for (char& c : p) c = c == '.' ? '/' : c;
+      return p;
+    }());
+    mean[ptr] = f["mean"];
+  }
+  nlohmann::json out = benchmark_figures(mean);
+  for (const auto& f : repeat.value("figures", nlohmann::json::array())) {
+    static const std::map<std::string, std::string> names = {
+        {"fps", "fps"}, {"frame_p50", "frame_ms_p50"}, {"frame_p99", "frame_ms_p99"},
+        {"low1_pct", "low_1pct_fps_percentile"}, {"low1_avg", "low_1pct_fps_average"},
+        {"rtt_mean", "rtt_ms_mean"}, {"rtt_p99", "rtt_ms_p99"}};
+    if (const auto it = names.find(f.value("metric", "")); it != names.end()) ci[it->second] = f["ci_across_runs"];
+  }
+  out["ci_across_runs"] = ci;
+  out["runs"] = repeat.value("runs", 0);
+  return out;
+}
+
 nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& options) {
+  if (options.repeat < 1 || options.repeat > kMaxRepeat)
+    throw UsageError(fmt::format("--repeat must be 1..{} (got {})", kMaxRepeat, options.repeat));
   // A fresh directory, never one holding an earlier suite or session (their files would mix).
   const fs::path out = claim_out_dir(
       options.out_dir, (fs::path("pictor-out") / ("suite-" + local_stamp_now() + "-" + safe_name(suite.name))).string(),
@@ -126,69 +157,103 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
                         {"machine", runner::machine_info()},
                         {"start_time", iso_utc_now()},
                         {"benchmarks", nlohmann::json::array()}};
+  if (options.repeat > 1) result["repeat"] = options.repeat;
   Progress progress(options.quiet);
   const std::size_t n = suite.benchmarks.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const Benchmark& b = suite.benchmarks[i];
-    const std::string dir_name = fmt::format("{:02}-{}", i + 1, safe_name(b.name));
-    nlohmann::json entry{{"name", b.name},
-                         {"benchmark", b.text},
-                         {"app", b.app},
-                         {"adapter", b.adapter},
-                         {"session_dir", dir_name},
-                         {"status", "ok"}};
-    try {
-      if (b.is_profile()) {
-        const Profile p = load_profile(find_profile(b.target()));
-        if (!profile_installed(p)) {
-          entry["status"] = "skipped";
-          entry["reason"] = "'" + p.command[0] + "' is not installed (scripts/install-games.sh " + p.name + ")";
-          entry["session_dir"] = nullptr;
-          progress.note(fmt::format("pictor: [{}/{}] {}: skipped, {}", i + 1, n, b.name, entry["reason"].get<std::string>()));
-          result["benchmarks"].push_back(entry);
-          continue;
+  const int rounds = options.repeat;
+  // One entry per benchmark, filled as its sessions finish; a repeated suite runs the benchmarks
+  // in interleaved rounds (1, 2, 3, 1, 2, 3, …), so a drift of the machine spreads over all of them.
+  std::vector<nlohmann::json> entries(n);
+  std::vector<bool> settled(n, false);  // skipped, or broken before a session could run
+  std::vector<std::vector<RepeatedSession>> repeats(n);
+  bool interrupted = false;
+  const auto tag = [&](std::size_t i, int round) {
+    return rounds > 1 ? fmt::format("[{}/{} round {}/{}]", i + 1, n, round, rounds) : fmt::format("[{}/{}]", i + 1, n);
+  };
+  for (int round = 1; round <= rounds && !interrupted; ++round) {
+    for (std::size_t i = 0; i < n && !interrupted; ++i) {
+      if (settled[i]) continue;
+      const Benchmark& b = suite.benchmarks[i];
+      const std::string dir_name = fmt::format("{:02}-{}", i + 1, safe_name(b.name));
+      nlohmann::json& entry = entries[i];
+      if (round == 1)
+        entry = {{"name", b.name}, {"benchmark", b.text}, {"app", b.app}, {"adapter", b.adapter}, {"session_dir", dir_name}, {"status", "ok"}};
+      try {
+        if (b.is_profile()) {
+          const Profile p = load_profile(find_profile(b.target()));
+          if (!profile_installed(p)) {
+            entry["status"] = "skipped";
+            entry["reason"] = "'" + p.command[0] + "' is not installed (scripts/install-games.sh " + p.name + ")";
+            entry["session_dir"] = nullptr;
+            progress.note(fmt::format("pictor: {} {}: skipped, {}", tag(i, round), b.name, entry["reason"].get<std::string>()));
+            settled[i] = true;
+            continue;
+          }
         }
-      }
-      runner::RunOptions o = session_options(b, options.quick, (out / dir_name).string());
-      o.quiet = true;  // one progress line per benchmark is the suite's
-      o.argv = options.argv;
-      entry["driver"] = o.driver.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.driver);
-      entry["duration_s"] = o.duration_s;
-      progress.note(fmt::format("pictor: [{}/{}] {}: {}{} for {:g} s", i + 1, n, b.name, b.app,
-                                o.driver.empty() ? "" : " driven by " + o.driver, o.duration_s));
-      const std::int64_t t0 = monotonic_ns();
-      const runner::RunResult r = runner::run_session(o);
-      entry["wall_s"] = static_cast<double>(monotonic_ns() - t0) * 1e-9;
-      entry.update(benchmark_figures(r.summary));
-      if (r.exit_code != 0) {
+        const fs::path session_dir = rounds > 1 ? out / dir_name / repeat_name(round) : out / dir_name;
+        runner::RunOptions o = session_options(b, options.quick, session_dir.string());
+        o.quiet = true;  // one progress line per benchmark is the suite's
+        o.argv = options.argv;
+        entry["driver"] = o.driver.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.driver);
+        entry["duration_s"] = o.duration_s;
+        progress.note(fmt::format("pictor: {} {}: {}{} for {:g} s", tag(i, round), b.name, b.app,
+                                  o.driver.empty() ? "" : " driven by " + o.driver, o.duration_s));
+        const std::int64_t t0 = monotonic_ns();
+        runner::RunResult r = runner::run_session(o);
+        const double wall = static_cast<double>(monotonic_ns() - t0) * 1e-9;
+        entry["wall_s"] = entry.value("wall_s", 0.0) + wall;
+        if (rounds == 1) entry.update(benchmark_figures(r.summary));
+        if (r.exit_code != 0 && entry["status"] == "ok") {
+          entry["status"] = "failed";
+          entry["reason"] = rounds > 1 ? repeat_name(round) + ": " + r.failure : r.failure;
+        }
+        const nlohmann::json figures = benchmark_figures(r.summary);
+        std::string line;
+        if (figures["fps"].is_number()) line += fmt::format(", {:.1f} FPS", figures["fps"].get<double>());
+        if (figures["rtt_ms_mean"].is_number()) line += fmt::format(", RTT {:.1f} ms", figures["rtt_ms_mean"].get<double>());
+        progress.note(fmt::format("pictor: {} {}: {}", tag(i, round), b.name, r.exit_code == 0 ? "ok" + line : "failed: " + r.failure));
+        if (r.status == "interrupted") {
+          // Ctrl-C ends the suite, not just this benchmark; what ran is kept.
+          result["interrupted"] = true;
+          result["interrupted_exit_code"] = r.exit_code;
+          interrupted = true;
+        }
+        repeats[i].push_back({repeat_name(round), std::move(r)});
+      } catch (const UsageError& e) {
+        // A broken benchmark or profile: record it, run the others.
         entry["status"] = "failed";
-        entry["reason"] = r.failure;
+        entry["reason"] = e.what();
+        settled[i] = true;
+        progress.note(fmt::format("pictor: {} {}: failed: {}", tag(i, round), b.name, e.what()));
+      } catch (const RunError& e) {
+        entry["status"] = "failed";
+        entry["reason"] = e.what();
+        settled[i] = true;
+        progress.note(fmt::format("pictor: {} {}: failed: {}", tag(i, round), b.name, e.what()));
       }
-      std::string figures;
-      if (entry["fps"].is_number()) figures += fmt::format(", {:.1f} FPS", entry["fps"].get<double>());
-      if (entry["rtt_ms_mean"].is_number()) figures += fmt::format(", RTT {:.1f} ms", entry["rtt_ms_mean"].get<double>());
-      progress.note(fmt::format("pictor: [{}/{}] {}: {}", i + 1, n, b.name,
-                                r.exit_code == 0 ? "ok" + figures : "failed: " + r.failure));
-      if (r.status == "interrupted") {
-        // Ctrl-C ends the suite, not just this benchmark; what ran is kept.
-        result["benchmarks"].push_back(entry);
-        result["interrupted"] = true;
-        result["interrupted_exit_code"] = r.exit_code;
-        break;
-      }
-    } catch (const UsageError& e) {
-      // A broken benchmark or profile: record it, run the others.
-      entry["status"] = "failed";
-      entry["reason"] = e.what();
-      progress.note(fmt::format("pictor: [{}/{}] {}: failed: {}", i + 1, n, b.name, e.what()));
-    } catch (const RunError& e) {
-      entry["status"] = "failed";
-      entry["reason"] = e.what();
-      progress.note(fmt::format("pictor: [{}/{}] {}: failed: {}", i + 1, n, b.name, e.what()));
+      // After every benchmark: an interrupted suite keeps its results.
+      result["benchmarks"] = nlohmann::json::array();
+      for (std::size_t k = 0; k < n; ++k)
+        if (!entries[k].is_null()) result["benchmarks"].push_back(entries[k]);
+      write_json(out / "suite.json", result);
     }
-    result["benchmarks"].push_back(entry);
-    write_json(out / "suite.json", result);  // after every benchmark: an interrupted suite keeps its results
   }
+  // A repeated benchmark's own run.json, summary.json (figures across runs) and report.html.
+  if (rounds > 1) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (repeats[i].empty()) continue;
+      const Benchmark& b = suite.benchmarks[i];
+      nlohmann::json base{{"command_line", options.argv}, {"app", {{"label", b.app}}}, {"benchmark", b.text},
+                          {"adapter", b.adapter}, {"machine", result["machine"]}, {"start_time", result["start_time"]}};
+      const std::string dir = (out / entries[i]["session_dir"].get<std::string>()).string();
+      const nlohmann::json summary = write_repeat_files(dir, base, repeats[i], rounds);
+      entries[i].update(repeat_figures(summary));
+      entries[i]["repeat"] = rounds;
+    }
+  }
+  result["benchmarks"] = nlohmann::json::array();
+  for (const nlohmann::json& e : entries)
+    if (!e.is_null()) result["benchmarks"].push_back(e);
   int ok = 0, failed = 0, skipped = 0;
   for (const auto& e : result["benchmarks"]) {
     const std::string s = e["status"];
@@ -199,6 +264,12 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
   result["end_time"] = iso_utc_now();
   result["dir"] = out.string();
   write_json(out / "suite.json", result);
+  // The suite's report.html: every benchmark with its figures and a link to its own report.
+  try {
+    report::write_suite_report(out.string(), result);
+  } catch (const std::exception& e) {
+    progress.note(std::string("pictor: note: report.html not written: ") + e.what());
+  }
   return result;
 }
 

@@ -17,6 +17,9 @@ struct SuiteOptions {
   bool force = false;               // out_dir holds earlier results: delete them (core/out_dir.h)
   bool quiet = false;
   std::vector<std::string> argv;    // pictor's own command line, for suite.json
+  // Each benchmark runs this many times, in interleaved rounds, into NN-name/repeat-K/; its row
+  // then has the means over the runs and their interval across runs (suite/repeat_runner.h).
+  int repeat = 1;
 };
 
 // The session for one benchmark. Profiles run through pictor-launch (next to pictor, or
@@ -31,12 +34,16 @@ void apply_profile_target(const std::string& name_or_path, runner::RunOptions& o
 std::string find_launch_binary();
 
 // Runs every benchmark (skipping profiles whose game is not installed), writes OUT/suite.json and
-// returns its content. Throws UsageError before anything runs for bad input (unwritable --out).
+// OUT/report.html and returns suite.json's content. Throws UsageError before anything runs for bad input (unwritable --out).
 nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& options);
 
 // The per-benchmark figures of suite.json from a session's summary.json: its frame figures (a
 // profile session's describe play, see analysis/play_window.h), RTT where inputs were tracked.
 nlohmann::json benchmark_figures(const nlohmann::json& summary);
+
+// The same figures of a repeated benchmark from its repeat summary.json: the means over the
+// runs, plus "ci_across_runs" (per figure) and "runs".
+nlohmann::json repeat_figures(const nlohmann::json& repeat_summary);
 
 // The terminal table of a suite.json.
 std::string format_suite_table(const nlohmann::json& suite);

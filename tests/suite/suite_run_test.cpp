@@ -106,12 +106,54 @@ TEST(PictorSuite, QuickDefaultSuiteWritesACompleteSummaryInUnderTwoMinutes) {
     EXPECT_GT(b["rtt_ms_mean"].get<double>(), 0.0);
     EXPECT_GE(b["rtt_ms_p99"].get<double>(), b["rtt_ms_mean"].get<double>() * 0.5);
     const fs::path session = out / b["session_dir"].get<std::string>();
-    for (const char* f : {"run.json", "frames.csv", "summary.json", "inputs.csv"})
+    for (const char* f : {"run.json", "frames.csv", "summary.json", "inputs.csv", "report.html"})
       EXPECT_TRUE(fs::exists(session / f)) << session / f;
   }
+  // The suite's own report.html: every benchmark, linking to its session's report.
+  const std::string html = slurp(out / "report.html");
+  ASSERT_FALSE(html.empty()) << "no report.html in " << out;
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos);
+  for (const auto& b : s["benchmarks"]) {
+    EXPECT_NE(html.find("href=\"" + b["session_dir"].get<std::string>() + "/report.html\""), std::string::npos) << b["name"];
+    EXPECT_NE(html.find(b["name"].get<std::string>()), std::string::npos) << b["name"];
+  }
+  EXPECT_NE(r.err.find("report: " + out.string() + "/report.html"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("Suite default (quick): 3 ok, 0 failed, 0 skipped"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("pictor: [1/3] racing:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("pictor: [3/3] strategy: ok"), std::string::npos) << r.err;
+}
+
+TEST(PictorSuite, RepeatRunsInterleavedRoundsAndGivesEachFigureItsIntervalAcrossRuns) {
+  const fs::path dir = fresh("repeat");
+  {
+    std::ofstream f(dir / "two.suite");
+    f << "builtin:spin:objects=50 name=spin duration=1s driver=none\n"
+         "builtin:latency name=latency duration=1s driver=scripted:rate=10\n";
+  }
+  const fs::path out = dir / "out";
+  const Result r = run({PICTOR_BIN, "suite", (dir / "two.suite").string(), "--repeat", "2", "-o", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Rounds interleave: every benchmark's first run comes before any second run.
+  const auto first_second = r.err.find("[1/2 round 2/2]"), last_first = r.err.find("[2/2 round 1/2]");
+  ASSERT_NE(first_second, std::string::npos) << r.err;
+  ASSERT_NE(last_first, std::string::npos) << r.err;
+  EXPECT_LT(last_first, first_second) << r.err;
+  const auto s = read_json(out / "suite.json");
+  EXPECT_EQ(s["repeat"], 2);
+  ASSERT_EQ(s["benchmarks"].size(), 2u);
+  for (const auto& b : s["benchmarks"]) {
+    SCOPED_TRACE(b.dump());
+    EXPECT_EQ(b["runs"], 2);
+    ASSERT_TRUE(b["ci_across_runs"]["fps"].is_array());
+    EXPECT_LE(b["ci_across_runs"]["fps"][0].get<double>(), b["fps"].get<double>());
+    EXPECT_GE(b["ci_across_runs"]["fps"][1].get<double>(), b["fps"].get<double>());
+    const fs::path bench = out / b["session_dir"].get<std::string>();
+    for (const char* f : {"summary.json", "report.html", "repeat-1/summary.json", "repeat-2/report.html"})
+      EXPECT_TRUE(fs::exists(bench / f)) << bench / f;
+    EXPECT_EQ(read_json(bench / "summary.json")["kind"], "repeat");
+  }
+  EXPECT_NE(r.out.find("95 % CI across runs"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(out / "report.html"));
 }
 
 TEST(PictorSuite, ProfilePathWithAStandInGame) {

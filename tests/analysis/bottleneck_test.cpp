@@ -1,0 +1,160 @@
+// The bottleneck verdict on constructed evidence: each rule decides when its evidence is there,
+// and where it is missing the verdict says which measurement would decide instead of guessing.
+#include "analysis/bottleneck.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace pictor::analysis {
+namespace {
+
+bool any_contains(const nlohmann::json& list, const std::string& text) {
+  for (const auto& s : list)
+    if (s.get<std::string>().find(text) != std::string::npos) return true;
+  return false;
+}
+
+// A local llvmpipe session with 20 matched inputs, its frames mostly inside the swap call.
+BottleneckEvidence local_session() {
+  BottleneckEvidence e;
+  e.matched = 20;
+  e.rtt_mean_ms = 40;
+  e.software_renderer = true;
+  e.adapter = "local";
+  e.frame_ms_mean = 10;
+  e.swap_call_ms_mean = 8;
+  return e;
+}
+
+TEST(Bottleneck, AppLogicWithABusyAppThreadIsAppLogicBound) {
+  BottleneckEvidence e = local_session();
+  e.rtt_share = {{"AL_ms", 0.71}, {"AS_ms", 0.10}, {"SS_ms", 0.05}, {"wait_app_ms", 0.14}};
+  e.resources_sampled = true;
+  e.cpu_pct = {{"app", 98.0}, {"Xvfb", 3.0}};
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "app-logic-bound");
+  const std::string text = v["text"];
+  EXPECT_NE(text.find("AL 71 % of RTT"), std::string::npos) << text;
+  EXPECT_NE(text.find("app at 98 % of a core"), std::string::npos) << text;
+  EXPECT_TRUE(any_contains(v["evidence"], "RTT 40.0 ms mean over 20 matched inputs"));
+}
+
+TEST(Bottleneck, WithoutResourcesTheVerdictSaysWhatCpuSamplingWouldAdd) {
+  BottleneckEvidence e = local_session();
+  e.rtt_share = {{"AL_ms", 0.71}, {"AS_ms", 0.10}};
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "app-logic-bound");
+  EXPECT_FALSE(v["resources_sampled"].get<bool>());
+  EXPECT_TRUE(any_contains(v["missing"], "per-process CPU is not sampled")) << v.dump();
+}
+
+TEST(Bottleneck, TheProxysShareOnARemoteSessionIsProxyBound) {
+  BottleneckEvidence e = local_session();
+  e.remote = true;
+  e.adapter = "xvnc";
+  e.rtt_share = {{"CP_ms", 0.40}, {"SP_ms", 0.05}, {"wait_proxy_ms", 0.05}, {"AS_ms", 0.15}, {"SS_ms", 0.10}};
+  e.resources_sampled = true;
+  e.cpu_pct = {{"app", 20.0}, {"Xvnc", 100.0}};
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "proxy-bound");
+  EXPECT_NE(v["text"].get<std::string>().find("proxy at 100 % of a core"), std::string::npos) << v["text"];
+}
+
+TEST(Bottleneck, ClientUpdatesAtTheProxysCapAreCappedWhateverTheStages) {
+  BottleneckEvidence e = local_session();
+  e.remote = true;
+  e.adapter = "xvnc";
+  e.rtt_share = {{"AL_ms", 0.7}};
+  e.frame_rate_cap = 30;
+  e.fps_client_updates = 29.6;
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "capped by the proxy's update rate");
+  EXPECT_TRUE(any_contains(v["evidence"], "against the proxy's cap of 30/s"));
+  e.fps_client_updates = 12;  // far from the cap: the stages decide
+  EXPECT_EQ(judge_bottleneck(e)["verdict"], "app-logic-bound");
+}
+
+TEST(Bottleneck, MuchUnattributedTimeIsUndeterminedAndNamesTheMissingTimestamps) {
+  BottleneckEvidence e = local_session();
+  e.swap_call_ms_mean = kUnknown;  // and no frame split either
+  e.rtt_share = {{"AL_ms", 0.45}, {"unattributed_ms", 0.30}};
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "undetermined");
+  EXPECT_TRUE(any_contains(v["missing"], "stage timestamps")) << v.dump();
+  EXPECT_TRUE(any_contains(v["missing"], "swap_call_ms")) << v.dump();
+}
+
+TEST(Bottleneck, TwoStagesOfLikeSizeAreMixedNotOneOfThem) {
+  BottleneckEvidence e = local_session();
+  e.rtt_share = {{"AS_ms", 0.38}, {"wait_app_ms", 0.36}, {"SS_ms", 0.2}};
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "mixed");
+  EXPECT_EQ(v["rtt"]["verdict"], "mixed");
+}
+
+TEST(Bottleneck, WithoutInputsTheFramesDecideAndTheVerdictAsksForADriver) {
+  BottleneckEvidence e = local_session();
+  e.matched = 0;
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "raster-bound");
+  EXPECT_EQ(v["frames"]["verdict"], "raster-bound");
+  EXPECT_TRUE(any_contains(v["missing"], "--driver")) << v.dump();
+  // Frames mostly outside the swap call with no CPU figure: undetermined, asking for resources.
+  e.swap_call_ms_mean = 1;
+  const nlohmann::json w = judge_bottleneck(e);
+  EXPECT_EQ(w["verdict"], "undetermined");
+  EXPECT_TRUE(any_contains(w["missing"], "per-process CPU")) << w.dump();
+  e.resources_sampled = true;
+  e.cpu_pct = {{"app", 99.0}};
+  EXPECT_EQ(judge_bottleneck(e)["verdict"], "app-logic-bound");
+}
+
+TEST(Bottleneck, InputsWaitingForFramesTakeTheFramesVerdict) {
+  BottleneckEvidence e = local_session();
+  e.rtt_share = {{"wait_app_ms", 0.5}, {"wait_later_frame_ms", 0.2}, {"AS_ms", 0.2}};
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "raster-bound");
+  EXPECT_NE(v["text"].get<std::string>().find("wait 70 % of the RTT"), std::string::npos) << v["text"];
+}
+
+TEST(Bottleneck, TheTerminalLineHasTheVerdictAndWhatWouldDecide) {
+  BottleneckEvidence e = local_session();
+  e.matched = 0;
+  const nlohmann::json summary{{"bottleneck", judge_bottleneck(e)}};
+  const std::string line = format_bottleneck(summary);
+  EXPECT_EQ(line.rfind("Bottleneck: raster-bound", 0), 0u) << line;
+  EXPECT_NE(line.find("to decide:"), std::string::npos) << line;
+  EXPECT_EQ(format_bottleneck(nlohmann::json::object()), "");
+}
+
+}  // namespace
+}  // namespace pictor::analysis
+
+namespace pictor::analysis {
+namespace {
+
+TEST(BottleneckEvidence, TakesTheSamplersPerRoleCpuFromSummaryJson) {
+  const nlohmann::json summary = nlohmann::json::parse(R"({
+    "fps_avg": 50, "frame_ms": {"mean": 20},
+    "rtt_ms": {"mean": 40, "n": 12},
+    "stages_ms": {"AL_ms": {"mean": 28, "rtt_share": 0.7, "in_rtt_sum": true},
+                  "AS_ms": {"mean": 8, "rtt_share": 0.2, "in_rtt_sum": true}},
+    "resources": {"processes": {"app": {"cpu_mean_pct": 97.5}, "xserver+proxy": {"cpu_mean_pct": 12.0},
+                                "client": {"cpu_mean_pct": null}}}})");
+  const BottleneckEvidence e = bottleneck_evidence(summary, nlohmann::json::object(), "/nonexistent/pictor-session");
+  EXPECT_TRUE(e.resources_sampled);
+  EXPECT_DOUBLE_EQ(e.cpu_pct.at("app"), 97.5);
+  EXPECT_FALSE(e.cpu_pct.contains("client")) << "an unknown CPU figure is left out, not 0";
+  EXPECT_EQ(e.matched, 12u);
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "app-logic-bound");
+  EXPECT_NE(v["text"].get<std::string>().find("app at 98 % of a core"), std::string::npos) << v["text"];
+  // Without that block and without resources.csv: not sampled, and the verdict says so.
+  const BottleneckEvidence none = bottleneck_evidence(nlohmann::json::object(), nlohmann::json::object(), "/nonexistent/x");
+  EXPECT_FALSE(none.resources_sampled);
+  EXPECT_TRUE(none.resources_problem.empty());
+}
+
+}  // namespace
+}  // namespace pictor::analysis
