@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <map>
 #include <sstream>
 
 #include "analysis/csv.h"
@@ -94,6 +96,10 @@ InputRows read_inputs_csv(const std::string& path) {
 }
 
 ResourceSamples read_resources_csv(const std::string& path) {
+  // resources.csv (docs/resources.md): one row per process per sample with its role and its
+  // cumulative user_s/system_s; machine rows have no pid. Each role's CPU in % of one core at a
+  // sample is the sum over its processes of the CPU time since their previous sample over the
+  // time between them; a process's first sample has no previous one, so it adds nothing known.
   ResourceSamples out;
   out.present = true;
   try {
@@ -105,21 +111,47 @@ ResourceSamples read_resources_csv(const std::string& path) {
       out.problem = path + ": no header row";
       return out;
     }
-    const auto t = header->find_any({"t_ns", "time_ns"});
-    const auto who = header->find_any({"component", "process", "name"});
-    const auto cpu = header->find("cpu_pct");
-    const auto rss = header->find("rss_kib");
-    if (!t || !who) {
-      out.problem = path + ": no time (t_ns) or process (component) column";
+    const auto t = header->find("t_ns"), role = header->find("role"), pid = header->find("pid");
+    const auto user = header->find("user_s"), sys = header->find("system_s"), rss = header->find("rss_kb");
+    if (!t || !role || !pid || !user || !sys) {
+      out.problem = path + ": no t_ns, role, pid, user_s or system_s column";
       return out;
     }
+    struct Last {
+      std::int64_t t_ns;
+      double cpu_s;
+    };
+    std::map<std::string, Last> last;  // by pid
+    struct Sum {
+      double cpu_pct = 0, rss_kib = 0;
+      bool cpu_known = false, rss_known = false;
+    };
+    std::map<std::pair<std::int64_t, std::string>, Sum> sums;  // (t, role)
     std::vector<std::string> notes;
     while (reader.next(row)) {
-      if (is_comment(row) || !check_row_width(row, *header, notes)) continue;
-      out.t_ns.push_back(field_int64(row, *header, *t));
-      out.component.push_back(row.fields[*who]);
-      out.cpu_pct.push_back(optional_number(row, *header, cpu));
-      out.rss_kib.push_back(optional_number(row, *header, rss));
+      if (is_comment(row) || !check_row_width(row, *header, notes) || row.fields[*pid].empty()) continue;
+      const std::int64_t at = field_int64(row, *header, *t);
+      Sum& sum = sums[{at, row.fields[*role]}];
+      const double u = optional_number(row, *header, user), k = optional_number(row, *header, sys);
+      if (std::isfinite(u) && std::isfinite(k)) {
+        const auto it = last.find(row.fields[*pid]);
+        if (it != last.end() && at > it->second.t_ns) {
+          sum.cpu_pct += 100.0 * (u + k - it->second.cpu_s) / (static_cast<double>(at - it->second.t_ns) * 1e-9);
+          sum.cpu_known = true;
+        }
+        last[row.fields[*pid]] = {at, u + k};
+      }
+      if (const double r = optional_number(row, *header, rss); std::isfinite(r)) {
+        sum.rss_kib += r;
+        sum.rss_known = true;
+      }
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const auto& [key, sum] : sums) {
+      out.t_ns.push_back(key.first);
+      out.component.push_back(key.second);
+      out.cpu_pct.push_back(sum.cpu_known ? sum.cpu_pct : nan);
+      out.rss_kib.push_back(sum.rss_known ? sum.rss_kib : nan);
     }
   } catch (const UsageError& e) {
     out.problem = e.what();

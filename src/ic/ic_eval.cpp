@@ -12,6 +12,8 @@
 #include "analysis/rtt.h"
 #include "analysis/stats.h"
 #include "core/error.h"
+#include "core/files.h"
+#include "core/json_util.h"
 #include "core/out_dir.h"
 #include "ic/distribution_distance.h"
 #include "ic/recording.h"
@@ -23,20 +25,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw UsageError(p.string() + ": not found");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-
 // Reads a Pictor CSV (comment lines first, then a header) and calls f(row, header) per row.
 template <class F>
 void for_each_row(const fs::path& path, F f) {
-  const std::string text = read_text(path);
+  const std::string text = files::read_file(path);
   analysis::CsvReader reader(text, path.string());
   analysis::CsvRow row;
   std::unique_ptr<analysis::CsvHeader> header;
@@ -104,7 +96,7 @@ SessionOutcome read_session_outcome(const std::string& session_dir) {
   });
   if (fs::exists(d / "run.json")) {
     try {
-      const auto run = nlohmann::json::parse(read_text(d / "run.json"));
+      const auto run = nlohmann::json::parse(files::read_file(d / "run.json"));
       if (run.contains("duration_measured_s") && run["duration_measured_s"].is_number())
         o.duration_s = run["duration_measured_s"].get<double>();
       if (run.contains("client") && run["client"].contains("motions_sent"))
@@ -400,7 +392,7 @@ nlohmann::json write_ic_eval(const EvalOptions& options, const EvalPlan& plan, s
                               {"round_error", "mean of the per-round errors and its 95 % confidence interval, "
                                               "mean +- t(0.975, rounds - 1) * sd / sqrt(rounds), over the rounds "
                                               "with matched inputs (null with fewer than 2)"}}}};
-  std::ofstream(plan.out / "ic_eval.json") << eval.dump(2) << "\n";
+  files::write_file(plan.out / "ic_eval.json", eval.dump(2) + "\n");
   return eval;
 }
 

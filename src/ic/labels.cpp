@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/files.h"
 
 namespace pictor::ic {
 
@@ -21,19 +22,10 @@ namespace {
 // Tools round to 6 decimals and some clip a hair outside: accept up to this far beyond 0..1.
 constexpr double kNormSlack = 1e-3;
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(path + ": not found");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// Whole files through core (errors name the path and the OS's reason; writes whole or absent).
+std::string read_text(const std::string& path) { return files::read_file(path); }
 
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc | std::ios::binary);
-  out << text;
-  if (!out) throw RunError("cannot write " + path.string());
-}
+void write_text(const fs::path& path, const std::string& text) { files::write_file(path, text, {.sync = false}); }
 
 std::vector<std::string_view> split_ws(std::string_view line) {
   std::vector<std::string_view> out;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/files.h"
 #include "core/out_dir.h"
 #include "ic/labels.h"
 #include "ic/recording_driver.h"
@@ -19,13 +20,6 @@ namespace pictor::ic {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Copies the game's ground truth of each recorded frame's app frame into REC/labels and
 // REC/coco.json (boxes are normalised, so the downscale does not change them). Returns the
@@ -42,7 +36,7 @@ std::size_t write_labels(const fs::path& rec, const fs::path& truth, const std::
     if (f.app_frame) {
       const fs::path p = truth / "labels" / fmt::format("frame_{:06d}.txt", *f.app_frame);
       if (fs::exists(p)) {
-        img.boxes = parse_yolo_text(read_text(p), p.string(), static_cast<int>(classes.size()));
+        img.boxes = parse_yolo_text(files::read_file(p), p.string(), static_cast<int>(classes.size()));
         ++labelled;
       }
     }

@@ -3,8 +3,14 @@
 #include "analysis/bottleneck.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
+
+#include "analysis/session_data.h"
 
 namespace pictor::analysis {
 namespace {
@@ -154,6 +160,38 @@ TEST(BottleneckEvidence, TakesTheSamplersPerRoleCpuFromSummaryJson) {
   const BottleneckEvidence none = bottleneck_evidence(nlohmann::json::object(), nlohmann::json::object(), "/nonexistent/x");
   EXPECT_FALSE(none.resources_sampled);
   EXPECT_TRUE(none.resources_problem.empty());
+}
+
+}  // namespace
+}  // namespace pictor::analysis
+
+namespace pictor::analysis {
+namespace {
+
+// resources.csv as the sampler writes it (core/csv_files.h kResources): each role's CPU at a
+// sample from the cumulative times of its processes; a process's first sample adds nothing known.
+TEST(ResourcesCsv, RoleCpuFromCumulativeProcessTimes) {
+  const std::filesystem::path p =
+      std::filesystem::temp_directory_path() / ("pictor-resources-" + std::to_string(::getpid()) + ".csv");
+  std::ofstream(p) << "t_ns,stack,role,pid,name,user_s,system_s,rss_kb,threads,voluntary_switches,"
+                      "involuntary_switches,minor_faults,major_faults,read_bytes,write_bytes,value,unit,note\n"
+                      "1000000000,,app,10,pictor-app,1.0,0.5,1000,3,,,,,,,,,\n"
+                      "1000000000,,machine,,cpu0,,,,,,,,,,,12.5,%,\n"
+                      "1100000000,,app,10,pictor-app,1.06,0.52,1200,3,,,,,,,,,\n"
+                      "1100000000,,app-child,11,helper,0.0,0.0,500,1,,,,,,,,,\n"
+                      "1200000000,,app,10,pictor-app,1.11,0.52,1100,3,,,,,,,,,\n"
+                      "1200000000,,app-child,11,helper,0.01,0.0,500,1,,,,,,,,,\n";
+  const ResourceSamples r = read_resources_csv(p.string());
+  std::filesystem::remove(p);
+  ASSERT_TRUE(r.problem.empty()) << r.problem;
+  ASSERT_EQ(r.component.size(), 5u);  // (t, role): app ×3, app-child ×2; machine rows left out
+  EXPECT_EQ(r.component[0], "app");
+  EXPECT_TRUE(std::isnan(r.cpu_pct[0])) << "no previous sample: unknown, not 0";
+  EXPECT_NEAR(r.cpu_pct[1], 80.0, 1e-6);   // 0.08 s of CPU in 0.1 s
+  EXPECT_TRUE(std::isnan(r.cpu_pct[2]));   // app-child's first sample
+  EXPECT_NEAR(r.cpu_pct[3], 50.0, 1e-6);
+  EXPECT_NEAR(r.cpu_pct[4], 10.0, 1e-6);
+  EXPECT_DOUBLE_EQ(r.rss_kib[1], 1200.0);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <random>
 
+#include "analysis/stats.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "ic/calibration.h"
@@ -73,15 +74,12 @@ struct StageTimes {
   std::vector<std::int64_t> ns;
   nlohmann::json summary() const {
     if (ns.empty()) return nullptr;
-    std::vector<std::int64_t> s = ns;
-    std::sort(s.begin(), s.end());
-    auto pct = [&](double p) {
-      const auto i = static_cast<std::size_t>(std::ceil(p * static_cast<double>(s.size()))) - 1;
-      return static_cast<double>(s[std::min(i, s.size() - 1)]) / 1e6;
-    };
-    double sum = 0;
-    for (const auto v : s) sum += static_cast<double>(v);
-    return {{"mean", sum / static_cast<double>(s.size()) / 1e6}, {"p50", pct(0.5)}, {"p99", pct(0.99)}, {"max", pct(1.0)}};
+    std::vector<double> ms;
+    for (const auto v : ns) ms.push_back(static_cast<double>(v) / 1e6);
+    std::sort(ms.begin(), ms.end());
+    namespace st = analysis::stats;
+    return {{"mean", st::mean(ms)}, {"p50", st::percentile_sorted(ms, 50)}, {"p99", st::percentile_sorted(ms, 99)},
+            {"max", ms.back()}};
   }
 };
 

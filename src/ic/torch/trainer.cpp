@@ -9,6 +9,7 @@
 #include <span>
 
 #include "analysis/stats.h"
+#include "core/json_util.h"
 #include "ic/detections.h"
 #include "ic/pointer_target.h"
 #include "ic/torch/detector_training.h"
@@ -33,7 +34,6 @@ double final_loss(const std::vector<double>& losses) {
   return analysis::stats::mean(all.last(std::min(kFinalLossSteps, all.size())));
 }
 
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 void note(const TrainOptions& o, const std::string& line) {
   if (o.note) o.note(line);

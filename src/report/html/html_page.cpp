@@ -128,6 +128,10 @@ std::string file_link(const std::string& dir, const std::string& name, const std
   return fmt::format("<a href=\"{}\">{}</a>", escape(name), text);
 }
 
+std::string str(const nlohmann::json& j, const std::string& fallback) {
+  return j.is_string() ? j.get<std::string>() : j.is_null() ? fallback : j.dump();
+}
+
 std::string shell_words(const nlohmann::json& argv) {
   std::string out;
   if (!argv.is_array()) return out;

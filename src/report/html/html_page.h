@@ -33,6 +33,9 @@ std::string unknown_note(const std::string& what, const std::string& reason);
 // An HTML link to a file beside the page, or its name in plain text with "(absent)".
 std::string file_link(const std::string& dir, const std::string& name, const std::string& label = "");
 
+// A JSON value as page text: a string as it is, null as `fallback`, anything else as JSON.
+std::string str(const nlohmann::json& j, const std::string& fallback = "");
+
 // A command line as a shell would take it back (single quotes where needed).
 std::string shell_words(const nlohmann::json& argv);
 

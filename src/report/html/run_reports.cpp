@@ -20,9 +20,7 @@ using analysis::json_at;
 using analysis::json_number;
 using html::escape;
 
-std::string str(const nlohmann::json& j, const std::string& fallback = "") {
-  return j.is_string() ? j.get<std::string>() : j.is_null() ? fallback : j.dump();
-}
+using html::str;
 
 std::string n(const nlohmann::json& v, int decimals) { return v.is_number() ? html::fmt_num(v.get<double>(), decimals) : "–"; }
 

@@ -24,9 +24,7 @@ using analysis::json_at;
 using analysis::json_number;
 using html::escape;
 
-std::string str(const nlohmann::json& j, const std::string& fallback = "") {
-  return j.is_string() ? j.get<std::string>() : j.is_null() ? fallback : j.dump();
-}
+using html::str;
 
 // The key figures, each traceable to its summary.json key (its id) and with its reason when unknown.
 class Figures {
