@@ -16,6 +16,7 @@
 #include "analysis/load.h"
 #include "analysis/session_end.h"
 #include "core/error.h"
+#include "core/files.h"
 
 namespace pictor::analysis {
 
@@ -23,13 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return std::move(s).str();
-}
+std::string read_text(const std::string& path) { return files::read_file(path); }
 
 bool is_comment(const CsvRow& row) { return !row.fields.empty() && !row.fields[0].empty() && row.fields[0][0] == '#'; }
 

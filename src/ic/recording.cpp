@@ -24,13 +24,7 @@ namespace {
 constexpr const char* kFramesComment = "# pictor rec_frames schema 1";
 constexpr const char* kInputsComment = "# pictor rec_inputs schema 1";
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(path + ": not found");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_text(const std::string& path) { return files::read_file(path); }
 
 void write_text(const std::string& path, const std::string& text) { files::write_file(path, text); }
 

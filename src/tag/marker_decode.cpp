@@ -1,6 +1,7 @@
 #include "tag/marker_decode.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "core/error.h"
@@ -56,11 +57,15 @@ MarkerReading read_marker(const ImageView& image, const WindowRect& window, Corn
   MarkerReading reading;
   if (window.width < kMarkerWidth || window.height < kMarkerHeight) return reading;
   const PixelPoint in_window = marker_origin_in_image(window.width, window.height, corner);
-  const int x0 = window.x + in_window.x;
-  const int y0 = window.y + in_window.y;
-  if (x0 < 0 || y0 < 0 || x0 + kMarkerWidth > image.width || y0 + kMarkerHeight > image.height) {
+  // In 64 bits: a window rectangle from outside (a server's, a file's) may lie anywhere in int's
+  // range, and its corner must not overflow on the way to being refused.
+  const std::int64_t x0_wide = std::int64_t{window.x} + in_window.x;
+  const std::int64_t y0_wide = std::int64_t{window.y} + in_window.y;
+  if (x0_wide < 0 || y0_wide < 0 || x0_wide + kMarkerWidth > image.width || y0_wide + kMarkerHeight > image.height) {
     return reading;
   }
+  const int x0 = static_cast<int>(x0_wide);
+  const int y0 = static_cast<int>(y0_wide);
 
   const PixelLayout ch = pixel_layout(image.format);
   std::uint32_t word = 0;

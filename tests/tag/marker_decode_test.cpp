@@ -3,6 +3,8 @@
 // payload) and many unmarked images (never a payload).
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <random>
 
 #include "core/error.h"
@@ -72,6 +74,22 @@ TEST(MarkerDecode, WindowInsideAScreenWithPaddedRows) {
   ASSERT_TRUE(got);
   EXPECT_EQ(*got, p);
   EXPECT_FALSE(decode(view, WindowRect{0, 0, 400, 300})) << "the screen's own corner is empty";
+}
+
+// Found by fuzz_marker_decode (UBSan: signed overflow adding the marker's place in the window to a
+// window origin near INT_MAX; corpus marker_decode/window_origin_overflow): such a rectangle is
+// simply not on the image.
+TEST(MarkerDecode, AWindowFarOutsideIntsRangeIsNotOnTheImage) {
+  const MarkerPayload p{0x123, 0x07};
+  const WindowRect win{10, 10, 200, 120};
+  const Canvas c = marked_screen(p, win, 320, 240, Corner::bottom_left, Background::blocks, 2, PixelFormat::bgrx);
+  const ImageView view{c.bytes.data(), 320, 240, c.stride(), PixelFormat::bgrx};
+  constexpr int big = std::numeric_limits<int>::max() - 50;
+  for (const Corner corner : {Corner::bottom_left, Corner::bottom_right, Corner::top_left, Corner::top_right}) {
+    EXPECT_FALSE(decode(view, WindowRect{big, big, 1747124293, 1751672904}, corner));
+    EXPECT_FALSE(read_marker(view, WindowRect{big, 0, 200, 120}, corner, false).payload);
+  }
+  EXPECT_TRUE(decode(view, win));
 }
 
 TEST(MarkerDecode, ToleratesAWindowRectangleOffByTwoPixels) {
