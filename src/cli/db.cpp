@@ -115,11 +115,12 @@ void record_in_db(const DbArgs& args, const std::string& dir, bool quiet, const 
                    r.recorded > 1 ? fmt::format(" (with {} runs inside it)", r.recorded - 1).c_str() : "");
     return;
   }
-  // Never fails the run: one line, and the cause in each unrecorded run's write_errors.
-  for (const std::string& status_file : r.not_recorded)
-    runner::add_write_error(status_file, "results database", r.location.empty() ? r.error : r.location + ": " + r.error);
-  std::fprintf(stderr, "pictor: warning: not recorded in the results database%s: %s\n",
-               r.location.empty() ? "" : (" " + r.location).c_str(), r.error.c_str());
+  // Never fails the run: one line, and the cause in each unrecorded run's write_errors. The
+  // location is named once (the engines' messages mostly start with it).
+  const bool named = r.location.empty() || r.error.find(r.location) != std::string::npos;
+  const std::string cause = named ? r.error : r.location + ": " + r.error;
+  for (const std::string& status_file : r.not_recorded) runner::add_write_error(status_file, "results database", cause);
+  std::fprintf(stderr, "pictor: warning: not recorded in the results database: %s\n", cause.c_str());
 }
 
 std::string resolve_db_side(const std::string& side, const std::string& location) {

@@ -90,7 +90,7 @@ class PgConnection final : public Connection {
     std::string s = text ? text : "";
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
     for (char& c : s)
-      if (c == '\n') c = ' ';
+      if (c == '\n' || c == '\t') c = ' ';
     return s;
   }
   void check(PGresult* r) {
