@@ -125,6 +125,27 @@ TEST(ReadResultDir, ARepeatRunWithItsSessionsAndFiguresAcrossRuns) {
   EXPECT_EQ(by.at("fps_avg.ci_across_runs.1"), 51.0);
 }
 
+TEST(ReadResultDir, AMarkRunWithItsScores) {
+  const fs::path dir = temp_root() / "mark";
+  write(dir / "mark.json", {{"started_at", "2026-12-01T10:47:15Z"},
+                            {"suite", {{"score", 1092.5}, {"lower", 932.4}, {"upper", 1216.6}, {"display", "1092.53 @ 60fps"}}},
+                            {"options", {{"display", "Xvfb :0 (embedded)"}, {"durationS", 10.0}}},
+                            {"machine", {{"hostname", "bench-1"}}},
+                            {"tests", {{{"name", "multiply"}, {"score", 2807.7}, {"frames", 949}, {"ramps", json::array()}}}}});
+  const db::RecordTree t = db::read_result_dir(dir.string());
+  EXPECT_EQ(t.run.kind, "mark");
+  EXPECT_EQ(t.status_file, "mark.json");
+  EXPECT_EQ(t.run.start_time, "2026-12-01T10:47:15Z");
+  EXPECT_EQ(t.run.host, "bench-1");
+  EXPECT_EQ(json::parse(t.run.options)["tests"], json::array({"multiply"}));
+  std::map<std::string, std::optional<double>> by;
+  for (const auto& x : t.run.metrics) by[x.name] = x.value;
+  EXPECT_EQ(by.at("suite.score"), 1092.5);
+  EXPECT_EQ(by.at("tests.multiply.score"), 2807.7);
+  EXPECT_EQ(by.at("tests.multiply.frames"), 949.0);
+  EXPECT_FALSE(by.count("suite.display"));
+}
+
 TEST(ReadResultDir, NotAResultDirectoryIsNamed) {
   const fs::path dir = temp_root() / "empty";
   fs::create_directories(dir);
