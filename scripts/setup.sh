@@ -16,6 +16,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # perf counter event names (the resource sampler; docs/resources.md)
   libpfm4-dev
+  # the results database (docs/reports.md): SQLite files and PostgreSQL servers
+  libsqlite3-dev libpq-dev
   # the embedded default: virtual X server + Mesa llvmpipe, and third-party GL apps for tests
   xvfb xauth x11-utils libgl1-mesa-dri libegl-mesa0 mesa-utils mesa-utils-extra glmark2-x11
   # Vulkan apps (docs/vulkan.md): the loader's headers for the layer, Mesa's lavapipe, vkcube
@@ -41,6 +43,10 @@ TEST_PACKAGES=(
   vulkan-validationlayers
   # the report tests open report.html and compare.html in a real headless browser
   chromium
+  # the results database's PostgreSQL test starts a real server (initdb, pg_ctl)
+  postgresql
+  # the live-metrics test scrapes /metrics with a real HTTP client
+  curl
 )
 if [ "${1:-}" = "--tests" ]; then
   PACKAGES+=("${TEST_PACKAGES[@]}")

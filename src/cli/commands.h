@@ -21,6 +21,20 @@ void add_record(CLI::App& app, Context& ctx);
 void add_train(CLI::App& app, Context& ctx);
 void add_ic(CLI::App& app, Context& ctx);
 void add_compare(CLI::App& app, Context& ctx);
+void add_db(CLI::App& app, Context& ctx);
+
+// The results database options of run, suite and mark (in db.cpp).
+struct DbArgs {
+  std::string db;      // FILE or postgresql://…; empty: the default location
+  bool no_db = false;
+};
+void add_db_options(CLI::App* cmd, DbArgs& args);
+// Records the result directory DIR (a session, --repeat run, suite or mark) and what is inside
+// it. Never throws: a failure is one warning line and an entry in the runs' write_errors.
+void record_in_db(const DbArgs& args, const std::string& dir, bool quiet, const std::vector<std::string>& argv = {});
+// A compare side with database ids replaced by their directories ("12,13" → "/…/a,/…/b"); an
+// item that names an existing file or directory stays as it is.
+std::string resolve_db_side(const std::string& side, const std::string& location);
 
 // Registers the input drivers that live outside pictor::drivers (the intelligent client's:
 // reference, human, the baselines, and `ic:MODEL`, which needs libtorch) with

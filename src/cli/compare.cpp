@@ -31,6 +31,7 @@ struct CompareArgs {
   std::string out;
   bool force = false;
   bool json = false;
+  std::string db;
 };
 
 nlohmann::json unit_json(const analysis::CompareUnit& u) { return {{"name", u.name}, {"sessions", u.sessions}}; }
@@ -63,7 +64,10 @@ analysis::Comparison compare_pair(const analysis::UnitPair& p, const analysis::C
 void add_compare(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<CompareArgs>();
   auto* cmd = app.add_subcommand("compare", "Compare two sessions, runs or suites: B - A and B / A with bootstrap intervals");
-  cmd->add_option("A", args->a, "baseline: a session, a --repeat run or a suite directory, or A1,A2,A3 (repeated runs)")->required();
+  cmd->add_option("A", args->a,
+                  "baseline: a session, a --repeat run or a suite directory, a results database id (pictor db list), or "
+                  "A1,A2,A3 (repeated runs)")
+      ->required();
   cmd->add_option("B", args->b, "the candidate, the same kinds as A")->required();
   cmd->add_option("--level", args->level, "confidence level of the intervals (95%, 0.99, 90)")->capture_default_str();
   cmd->add_option("--resamples", args->resamples, "bootstrap resamples")->capture_default_str()->check(CLI::Range(100, 1000000));
@@ -75,7 +79,9 @@ void add_compare(CLI::App& app, Context& ctx) {
   cmd->add_option("-o,--out", args->out, "where compare.json and compare.html go (default pictor-out/compare-<time>, numbered if taken)");
   cmd->add_flag("--force", args->force, "--out holds earlier results: delete them and write there");
   cmd->add_flag("--json", args->json, "print compare.json instead of the table");
-  cmd->footer("Examples:\n  pictor compare out/before out/after\n  pictor compare a1,a2,a3 b1,b2,b3 --fail-if-worse fps=5%\n"
+  cmd->add_option("--db", args->db, "the results database the ids are in (default: as pictor run records)");
+  cmd->footer("Examples:\n  pictor compare out/before out/after\n  pictor compare 12 15   (results database ids)\n"
+              "  pictor compare 12,13,14 15,16,17\n  pictor compare a1,a2,a3 b1,b2,b3 --fail-if-worse fps=5%\n"
               "  pictor compare suite-old suite-new --level 99%");
   cmd->callback([args, &ctx] {
     analysis::CompareOptions o;
@@ -84,8 +90,8 @@ void add_compare(CLI::App& app, Context& ctx) {
     o.seed = args->seed;
     std::vector<analysis::Gate> gates;
     for (const std::string& g : args->gates) gates.push_back(analysis::parse_gate(g));
-    const std::vector<analysis::CompareUnit> a = analysis::resolve_compare_side(args->a);
-    const std::vector<analysis::CompareUnit> b = analysis::resolve_compare_side(args->b);
+    const std::vector<analysis::CompareUnit> a = analysis::resolve_compare_side(resolve_db_side(args->a, args->db));
+    const std::vector<analysis::CompareUnit> b = analysis::resolve_compare_side(resolve_db_side(args->b, args->db));
     std::vector<std::string> unpaired;
     const std::vector<analysis::UnitPair> pairs = analysis::pair_units(a, b, unpaired);
     if (pairs.empty()) throw UsageError("A and B have no benchmark in common to compare");

@@ -29,6 +29,7 @@ struct MarkArgs {
   double complexity = 100;
   bool vsync = false, json = false, list = false;
   std::string samples_path;
+  DbArgs db;
 };
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -107,6 +108,7 @@ void add_mark(CLI::App& app, Context& ctx) {
   cmd->add_flag("--vsync", args.vsync, "Pace frames by the display's vsync instead of an emulated tick");
   cmd->add_flag("--json", args.json, "Print mark.json on stdout instead of the table");
   cmd->add_flag("--list", args.list, "List the tests and exit");
+  add_db_options(cmd, args.db);
 
   auto* score = cmd->add_subcommand("score", "Score samples without rendering (MotionMark-exact); prints JSON");
   score->add_option("SAMPLES.json", args.samples_path,
@@ -143,6 +145,7 @@ void add_mark(CLI::App& app, Context& ctx) {
     else
       std::printf("%s", mark::format_mark_table(result).c_str());
     if (!quiet) std::fprintf(stderr, "mark: wrote %s/mark.json\n", out.c_str());
+    record_in_db(args.db, out, quiet);
   });
 }
 

@@ -11,6 +11,7 @@
 #include "resources/sampler.h"
 #include "core/error.h"
 #include "runner/adapter.h"
+#include "runner/metrics_server.h"
 #include "runner/session.h"
 #include "suite/repeat_runner.h"
 #include "suite/suite_runner.h"
@@ -37,6 +38,8 @@ struct RunArgs {
   std::string vnc_subsampling = "4:2:0";
   int vnc_frame_rate = 0;
   int repeat = 1;
+  DbArgs db;
+  std::string metrics_listen;
 };
 }  // namespace
 
@@ -80,6 +83,10 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--repeat", args->repeat,
                   "run N sessions (OUT/repeat-1 … repeat-N) and report each figure with its interval across the runs")
       ->capture_default_str();
+  add_db_options(cmd, args->db);
+  cmd->add_option("--metrics-listen", args->metrics_listen,
+                  "serve live figures (FPS, frame-time percentiles, inputs, RTT, per-process CPU) in Prometheus text "
+                  "format at http://HOST:PORT/metrics while the session runs (HOST defaults to 127.0.0.1)");
   cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears\n"
               "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30\n"
               "  pictor run --adapter xvnc --net delay=20ms --driver scripted builtin:latency\n"
@@ -87,6 +94,8 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->callback([args, &ctx, &app] {
     runner::RunOptions o;
     if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME, profile:NAME or -- COMMAND");
+    // Checked before a --repeat run claims its directory; run_session binds it.
+    if (!args->metrics_listen.empty()) runner::parse_listen_address(args->metrics_listen);
     o.duration_s = parse_duration_s(args->duration, "--duration", runner::kMinSessionS, runner::kMaxSessionS);
     o.size = parse_size(args->size);
     o.sample_interval_s = parse_duration_s(args->sample_interval, "--sample-interval", resources::kMinSampleIntervalS,
@@ -113,9 +122,11 @@ void add_run(CLI::App& app, Context& ctx) {
     o.vnc_quality = args->vnc_quality;
     o.vnc_subsampling = args->vnc_subsampling;
     o.vnc_frame_rate = args->vnc_frame_rate;
+    o.metrics_listen = args->metrics_listen;
     (void)app;
     if (args->repeat != 1) {
       const suite::RepeatResult r = suite::run_repeated(o, args->repeat);
+      record_in_db(args->db, r.dir, ctx.quiet);
       if (args->json) std::printf("%s\n", r.summary.dump(2).c_str());
       else std::printf("%s", analysis::format_repeat_summary(r.summary).c_str());
       if (!ctx.quiet) std::fprintf(stderr, "pictor: run directory %s (report: %s/report.html)\n", r.dir.c_str(), r.dir.c_str());
@@ -128,6 +139,7 @@ void add_run(CLI::App& app, Context& ctx) {
       return;
     }
     const runner::RunResult r = runner::run_session(o);
+    record_in_db(args->db, r.dir, ctx.quiet);
     if (!r.summary.is_null()) {
       if (args->json) std::printf("%s\n", r.summary.dump(2).c_str());
       else std::printf("%s%s%s", analysis::format_frame_summary(r.summary).c_str(),

@@ -20,6 +20,7 @@ struct SuiteArgs {
   bool json = false;
   bool list = false;
   int repeat = 1;
+  DbArgs db;
 };
 
 // pictor's command line as given, for suite.json.
@@ -71,6 +72,7 @@ void add_suite(CLI::App& app, Context& ctx) {
                   "run every benchmark N times (interleaved rounds, NN-name/repeat-K/) and report each figure with its "
                   "interval across the runs")
       ->capture_default_str();
+  add_db_options(cmd, args->db);
   cmd->footer("A benchmark line: APP [name=N] [driver=SPEC|none] [duration=D] [quick=D] [adapter=local] [size=WxH]\n"
               "  APP is builtin:SCENE[:option=value...] or profile:NAME.\n"
               "Examples:\n  pictor suite --quick\n  pictor suite real-games\n  pictor suite my.suite --out results");
@@ -88,6 +90,7 @@ void add_suite(CLI::App& app, Context& ctx) {
     o.argv = own_argv();
     o.repeat = args->repeat;
     const nlohmann::json result = suite::run_suite(definition, o);
+    record_in_db(args->db, result.value("dir", ""), ctx.quiet);
     if (args->json) std::printf("%s\n", result.dump(2).c_str());
     else std::printf("%s", suite::format_suite_table(result).c_str());
     if (!ctx.quiet)

@@ -39,6 +39,7 @@
 #include "report/html/report.h"
 #include "runner/install_paths.h"
 #include "runner/machine.h"
+#include "runner/metrics_server.h"
 #include "runner/process.h"
 #include "runner/session_resources.h"
 #include "runner/session_writes.h"
@@ -178,6 +179,9 @@ RunResult run_session(const RunOptions& options) {
     if (!options.hook) throw UsageError("--driver needs the interposer (drop --no-hook)");
     driver = options.driver_factory ? options.driver_factory() : drivers::make_driver(options.driver);
   }
+  // Live metrics: bound before anything starts, so a bad or taken address is a usage error.
+  const std::unique_ptr<MetricsServer> live_metrics =
+      options.metrics_listen.empty() ? nullptr : std::make_unique<MetricsServer>(parse_listen_address(options.metrics_listen));
   // Never into an earlier session's directory (its files would mix with this one's) unless --force.
   const fs::path dir = claim_out_dir(options.out_dir, default_out_dir(fs::path(label).filename().string()), options.force);
   const std::string hook_lib = options.hook ? find_hook_library() : std::string();
@@ -203,6 +207,7 @@ RunResult run_session(const RunOptions& options) {
   }
   write_json(dir / "run.json", run, kRunJsonWrite);
   SessionWrites writes(dir);
+  if (live_metrics) live_metrics->serve(dir.string(), label);
 
   Progress progress(options.quiet);
   InterruptGuard interrupts;
@@ -589,7 +594,12 @@ RunResult run_session(const RunOptions& options) {
     result.exit_code = 1;
   }
   // report.html from the files above; one that cannot be drawn is a note, never a failed session.
-  if (const std::string note = report::try_write_session_report(dir.string()); !note.empty()) progress.note("pictor: note: " + note);
+  // It comes after run.json (it shows it), so its failure is added to run.json's write_errors then.
+  if (const std::string note = report::try_write_session_report(dir.string()); !note.empty()) {
+    progress.note("pictor: note: " + note);
+    const std::string prefix = "report.html not written: ";
+    add_write_error(dir / "run.json", "report.html", note.rfind(prefix, 0) == 0 ? note.substr(prefix.size()) : note);
+  }
   return result;
 }
 

@@ -53,6 +53,9 @@ struct RunOptions {
   // How often the resource sampler reads /proc, counters, GPU and power (resources.csv), 10 ms..10 s.
   double sample_interval_s = 0.1;
   bool resources = true;              // false: no resource sampler (its overhead bench compares)
+  // HOST:PORT to serve the session's live figures on in Prometheus text format while it runs
+  // (metrics_server.h); empty: none.
+  std::string metrics_listen;
 };
 
 struct RunResult {

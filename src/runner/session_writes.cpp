@@ -96,4 +96,18 @@ nlohmann::json SessionWrites::to_json() const {
   return j;
 }
 
+bool add_write_error(const fs::path& status_file, const std::string& what, const std::string& error) {
+  try {
+    nlohmann::json j = nlohmann::json::parse(files::read_file(status_file));
+    if (!j.is_object()) return false;
+    if (!j.contains("write_errors") || !j["write_errors"].is_object()) j["write_errors"] = nlohmann::json::object();
+    j["write_errors"][what] = {{"error", error}, {"written_by", "pictor"}};
+    files::write_file(status_file, j.dump(2) + "\n",
+                      status_file.filename() == "run.json" ? kRunJsonWrite : files::WriteOptions{});
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 }  // namespace pictor::runner

@@ -54,4 +54,10 @@ class SessionWrites {
   bool hook_ = false, hook_status_ = false;
 };
 
+// A derived file or record made after the status file (run.json, suite.json, mark.json) was
+// written — report.html, the results database — that failed: adds {"error": ERROR, "written_by":
+// "pictor"} under write_errors[WHAT] of STATUS_FILE and rewrites it. False when that cannot be
+// done either (the file unreadable, the disk full): the caller's warning line is then all.
+bool add_write_error(const std::filesystem::path& status_file, const std::string& what, const std::string& error);
+
 }  // namespace pictor::runner

@@ -14,6 +14,7 @@
 #include "core/time_text.h"
 #include "report/html/report.h"
 #include "runner/machine.h"
+#include "runner/session_writes.h"
 
 namespace pictor::suite {
 
@@ -68,7 +69,12 @@ nlohmann::json write_repeat_files(const std::string& dir, nlohmann::json base, c
   base["end_time"] = iso_utc_now();
   write_json(fs::path(dir) / "run.json", base);
   write_json(fs::path(dir) / "summary.json", summary);
-  report::write_repeat_report(dir, base, summary);
+  // A page that cannot be drawn or written never fails the runs: it is run.json's write error.
+  try {
+    report::write_repeat_report(dir, base, summary);
+  } catch (const std::exception& e) {
+    runner::add_write_error(fs::path(dir) / "run.json", "report.html", e.what());
+  }
   return summary;
 }
 

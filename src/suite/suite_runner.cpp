@@ -13,6 +13,7 @@
 #include "core/out_dir.h"
 #include "core/progress.h"
 #include "report/html/report.h"
+#include "runner/session_writes.h"
 #include "runner/install_paths.h"
 #include "runner/machine.h"
 #include "core/time_text.h"
@@ -269,6 +270,7 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
     report::write_suite_report(out.string(), result);
   } catch (const std::exception& e) {
     progress.note(std::string("pictor: note: report.html not written: ") + e.what());
+    runner::add_write_error(out / "suite.json", "report.html", e.what());
   }
   return result;
 }

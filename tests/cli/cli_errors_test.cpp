@@ -92,7 +92,7 @@ class Cli : public ::testing::Test {
   fs::path dir_;
 };
 
-const std::string kCommands = "run, analyze, graph, mark, suite, record, train, ic, compare";
+const std::string kCommands = "run, analyze, graph, mark, suite, record, train, ic, compare, db";
 
 TEST_F(Cli, NoCommandOrAnUnknownOneIsNamed) {
   expect_usage_error({}, "pictor: a command is required (commands: " + kCommands + "; see pictor --help)");
@@ -103,6 +103,7 @@ TEST_F(Cli, NoCommandOrAnUnknownOneIsNamed) {
                      "pictor: unknown command 'frobnicate' (commands: " + kCommands + "; see pictor --help)");
   expect_usage_error({"--bogus"}, "pictor: unknown option '--bogus' (see pictor --help)");
   expect_usage_error({"ic", "frob"}, "pictor: ic: unknown command 'frob' (commands: eval; see pictor ic --help)");
+  expect_usage_error({"db"}, "pictor: db: a command is required (commands: list, show, export; see pictor db --help)");
 }
 
 TEST_F(Cli, OptionErrorsNameTheirCommandAndItsHelp) {
@@ -116,6 +117,11 @@ TEST_F(Cli, OptionErrorsNameTheirCommandAndItsHelp) {
   expect_usage_error({"mark", "--controller", "wild"},
                      "pictor: mark: --controller: wild not in {ramp,fixed} (see pictor mark --help)");
   expect_usage_error({"mark", "score"}, "pictor: mark score: SAMPLES.json is required (see pictor mark score --help)");
+  expect_usage_error({"db", "show"}, "pictor: db show: ID is required (see pictor db show --help)");
+  expect_usage_error({"db", "list", "--since", "yesterday"},
+                     "pictor: --since 'yesterday': give a UTC date or time (2026-12-01, 2026-12-01T14:00) or an age (90m, 12h, 7d)");
+  expect_usage_error({"run", "--metrics-listen", "127.0.0.1:0", "builtin:null"},
+                     "pictor: --metrics-listen '127.0.0.1:0': the port must be 1..65535 (e.g. 127.0.0.1:9464)");
   expect_usage_error({"run", "--adapter", "vnc", "builtin:null"},
                      "pictor: run: --adapter: vnc not in {local,xvnc,x11vnc} (see pictor run --help)");
 }
