@@ -67,7 +67,7 @@ void marker_texels(std::uint32_t word, std::uint8_t out[kCells * 4]) {
   for (int gl_row = 0; gl_row < kRows; ++gl_row) {
     for (int column = 0; column < kColumns; ++column) {
       const int cell = column * kRows + (kRows - 1 - gl_row);
-      const std::uint8_t v = ((word >> (31 - cell)) & 1u) ? 255 : 0;
+      const auto v = static_cast<std::uint8_t>(((word >> (31 - cell)) & 1u) ? 255 : 0);
       std::uint8_t* t = out + (gl_row * kColumns + column) * 4;
       t[0] = t[1] = t[2] = v;
       t[3] = 255;
