@@ -10,6 +10,7 @@ struct Config {
   bool recording = false;
   bool gpu_timing = true;   // PICTOR_GPU_TIMING=0 turns timer queries off
   bool marker = false;      // PICTOR_MARKER=1 draws the tag marker into every frame
+  bool marker_blit = true;  // PICTOR_MARKER_BLIT=0 keeps the scissored clears where a blit works
   int marker_corner = 0;    // PICTOR_MARKER_CORNER (tag::Corner as int), default bottom-left
 };
 

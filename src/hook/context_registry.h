@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "hook/gpu_timer.h"
+#include "tag/marker_blit.h"
 #include "tag/marker_draw.h"
 
 namespace pictor::hook {
@@ -17,6 +18,7 @@ struct ContextState {
   bool gpu_initialised = false;
   GpuTimer gpu;
   tag::GlClearFns marker_fns;  // resolved at the first swap; unusable = no marker
+  tag::MarkerBlitter marker_blit;  // set up at the first swap where the context can blit
 };
 
 // The state of `context`, claimed on first sight; null when the table is full or context null.

@@ -48,6 +48,29 @@ static void marker_setup(ContextState& ctx, const char* version) noexcept {
     f = {};
     static std::atomic<bool> logged{false};
     if (!logged.exchange(true)) log_line("GL entry points for the marker are missing: frames carry no marker");
+    return;
+  }
+  if (major >= 3 && config().marker_blit) {
+    tag::GlBlitFns b;
+    load(b.get_integerv, ctx.api, "glGetIntegerv");
+    load(b.is_enabled, ctx.api, "glIsEnabled");
+    load(b.enable, ctx.api, "glEnable");
+    load(b.disable, ctx.api, "glDisable");
+    load(b.gen_textures, ctx.api, "glGenTextures");
+    load(b.delete_textures, ctx.api, "glDeleteTextures");
+    load(b.bind_texture, ctx.api, "glBindTexture");
+    load(b.tex_image_2d, ctx.api, "glTexImage2D");
+    load(b.tex_sub_image_2d, ctx.api, "glTexSubImage2D");
+    load(b.pixel_storei, ctx.api, "glPixelStorei");
+    load(b.bind_buffer, ctx.api, "glBindBuffer");
+    load(b.gen_framebuffers, ctx.api, "glGenFramebuffers");
+    load(b.delete_framebuffers, ctx.api, "glDeleteFramebuffers");
+    load(b.bind_framebuffer, ctx.api, "glBindFramebuffer");
+    load(b.framebuffer_texture_2d, ctx.api, "glFramebufferTexture2D");
+    load(b.check_framebuffer_status, ctx.api, "glCheckFramebufferStatus");
+    load(b.blit_framebuffer, ctx.api, "glBlitFramebuffer");
+    // Refused (multisampled default framebuffer, ...): the clears above draw the marker.
+    ctx.marker_blit.setup(b, major);
   }
 }
 
@@ -75,6 +98,11 @@ static void draw_tag_marker(ContextState& ctx, std::uint64_t tag) noexcept {
   const tag::MarkerPayload payload = tag::make_payload(tag, ctx.frame);
   const tag::MarkerLayout marker =
       tag::layout(payload, viewport[0] + viewport[2], viewport[1] + viewport[3], corner);
+  int x = 0, y = 0;
+  if (ctx.marker_blit.ready() && tag::marker_position(marker, x, y)) {
+    ctx.marker_blit.draw(tag::encode_word(payload), x, y);
+    return;
+  }
   tag::draw_marker(ctx.marker_fns, marker);
 }
 

@@ -1,5 +1,6 @@
 // The interposer's background writer: drains the record ring every few milliseconds and appends
-// frames.csv / gpu.csv rows with plain write(2), so a killed app loses at most ~60 ms of frames.
+// frames.csv / gpu.csv rows with plain write(2), so a killed app loses at most ~70 ms of frames
+// (50 ms of waiting for a GPU result + the 20 ms drain period).
 // Rows go in whole (core/files.h RowFile); what a full disk refuses is counted in hook.json.
 #pragma once
 #include "core/hook_record.h"

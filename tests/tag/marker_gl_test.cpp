@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tag/marker_blit.h"
 #include "tag/marker_decode.h"
 #include "tag/marker_draw.h"
 
@@ -182,6 +183,163 @@ TEST_F(RealGl, WorksWithoutFramebufferEntryPoint) {
   const auto got = decode(shown.data(), kW, kH, kW * 4, PixelFormat::rgbx, Corner::top_right);
   ASSERT_TRUE(got);
   EXPECT_EQ(*got, p);
+}
+
+// The blit path (marker_blit.h): one glBlitFramebuffer from the interposer's own 8 x 4 texture.
+class RealGlBlit : public RealGl {
+ protected:
+  GlBlitFns blit_fns() const {
+    GlBlitFns f;
+    f.get_integerv = glGetIntegerv;
+    f.is_enabled = glIsEnabled;
+    f.enable = glEnable;
+    f.disable = glDisable;
+    f.gen_textures = glGenTextures;
+    f.delete_textures = glDeleteTextures;
+    f.bind_texture = glBindTexture;
+    f.tex_image_2d = glTexImage2D;
+    f.tex_sub_image_2d = glTexSubImage2D;
+    f.pixel_storei = glPixelStorei;
+    f.bind_buffer = load<PFNGLBINDBUFFERPROC>("glBindBuffer");
+    f.gen_framebuffers = gen_framebuffers_;
+    f.delete_framebuffers = load<PFNGLDELETEFRAMEBUFFERSPROC>("glDeleteFramebuffers");
+    f.bind_framebuffer = bind_framebuffer_;
+    f.framebuffer_texture_2d = load<PFNGLFRAMEBUFFERTEXTURE2DPROC>("glFramebufferTexture2D");
+    f.check_framebuffer_status = load<PFNGLCHECKFRAMEBUFFERSTATUSPROC>("glCheckFramebufferStatus");
+    f.blit_framebuffer = load<PFNGLBLITFRAMEBUFFERPROC>("glBlitFramebuffer");
+    return f;
+  }
+  void grey_frame() {
+    bind_framebuffer_(GL_FRAMEBUFFER, 0);
+    glDisable(GL_SCISSOR_TEST);
+    glClearColor(0.5f, 0.5f, 0.5f, 1.f);
+    glClear(GL_COLOR_BUFFER_BIT);
+  }
+};
+
+// The blit path's state beyond GlState: texture, unpack buffer and unpack parameters.
+struct UploadState {
+  int texture, unpack_buffer, row_length, skip_rows, skip_pixels, alignment;
+  bool operator==(const UploadState&) const = default;
+};
+
+UploadState query_upload_state() {
+  UploadState s{};
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &s.texture);
+  glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &s.unpack_buffer);
+  glGetIntegerv(GL_UNPACK_ROW_LENGTH, &s.row_length);
+  glGetIntegerv(GL_UNPACK_SKIP_ROWS, &s.skip_rows);
+  glGetIntegerv(GL_UNPACK_SKIP_PIXELS, &s.skip_pixels);
+  glGetIntegerv(GL_UNPACK_ALIGNMENT, &s.alignment);
+  return s;
+}
+
+TEST_F(RealGlBlit, BlitsTheSamePixelsAsTheClearsInEveryCorner) {
+  MarkerBlitter blitter;
+  const GlBlitFns fns = blit_fns();
+  ASSERT_TRUE(usable(fns));
+  ASSERT_TRUE(blitter.setup(fns, 3));
+  ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  const MarkerPayload payloads[] = {{0x9D1, 0xC4}, {0, 0}, {0xFFF, 0xFF}, {0x123, 0x45}};
+  int n = 0;
+  for (Corner c : {Corner::bottom_left, Corner::bottom_right, Corner::top_left, Corner::top_right}) {
+    for (const MarkerPayload& p : payloads) {
+      SCOPED_TRACE(testing::Message() << corner_name(c) << " payload " << n++);
+      grey_frame();
+      ASSERT_TRUE(draw_marker(real_fns(true), layout(p, kW, kH, c)));
+      const std::vector<std::uint8_t> cleared = read(0);
+      grey_frame();
+      int x = -1, y = -1;
+      ASSERT_TRUE(marker_position(layout(p, kW, kH, c), x, y));
+      ASSERT_TRUE(blitter.draw(encode_word(p), x, y));
+      EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+      const std::vector<std::uint8_t> blitted = read(0);
+      const auto got = decode(blitted.data(), kW, kH, kW * 4, PixelFormat::rgbx, c);
+      ASSERT_TRUE(got);
+      EXPECT_EQ(*got, p);
+      EXPECT_TRUE(blitted == cleared) << "the blit's pixels differ from the clears' pixels";
+    }
+  }
+}
+
+TEST_F(RealGlBlit, LeavesTheAppsFramebufferTextureAndUnpackStateAlone) {
+  MarkerBlitter blitter;
+  ASSERT_TRUE(blitter.setup(blit_fns(), 3));
+  grey_frame();
+  // The app's state at swap time: its own FBO (green) bound for drawing and reading, a scissor,
+  // a colour mask, a texture bound, a pixel-unpack buffer bound and unusual unpack parameters.
+  unsigned fbo = 0, rbo = 0, texture = 0, pbo = 0;
+  gen_framebuffers_(1, &fbo);
+  gen_renderbuffers_(1, &rbo);
+  bind_renderbuffer_(GL_RENDERBUFFER, rbo);
+  renderbuffer_storage_(GL_RENDERBUFFER, GL_RGBA8, kW, kH);
+  bind_framebuffer_(GL_FRAMEBUFFER, fbo);
+  framebuffer_renderbuffer_(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rbo);
+  glClearColor(0.f, 1.f, 0.f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(10, 20, 30, 40);
+  glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  auto gen_buffers = load<PFNGLGENBUFFERSPROC>("glGenBuffers");
+  auto bind_buffer = load<PFNGLBINDBUFFERPROC>("glBindBuffer");
+  auto buffer_data = load<PFNGLBUFFERDATAPROC>("glBufferData");
+  ASSERT_TRUE(gen_buffers && bind_buffer && buffer_data);
+  gen_buffers(1, &pbo);
+  bind_buffer(GL_PIXEL_UNPACK_BUFFER, pbo);
+  buffer_data(GL_PIXEL_UNPACK_BUFFER, 16, nullptr, GL_STREAM_DRAW);  // too small for the marker
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 100);
+  glPixelStorei(GL_UNPACK_SKIP_ROWS, 3);
+  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 5);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 8);
+  ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  const GlState before = query_state();
+  const UploadState upload_before = query_upload_state();
+
+  const MarkerPayload p{0x9D1, 0xC4};
+  int x = -1, y = -1;
+  ASSERT_TRUE(marker_position(layout(p, kW, kH, Corner::bottom_left), x, y));
+  ASSERT_TRUE(blitter.draw(encode_word(p), x, y));
+
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  EXPECT_TRUE(query_state() == before);
+  EXPECT_TRUE(query_upload_state() == upload_before);
+  const std::vector<std::uint8_t> shown = read(0);
+  const auto got = decode(shown.data(), kW, kH, kW * 4, PixelFormat::rgbx, Corner::bottom_left);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(*got, p);
+  const std::vector<std::uint8_t> app_fbo = read(fbo);
+  for (std::size_t i = 0; i < app_fbo.size(); i += 4) {
+    ASSERT_EQ(app_fbo[i + 1], 255) << "the app's framebuffer object was drawn into at " << i / 4;
+  }
+}
+
+TEST_F(RealGlBlit, RefusesBelowGl3AndDrawsNothingWhenNotSetUp) {
+  MarkerBlitter blitter;
+  EXPECT_FALSE(blitter.setup(blit_fns(), 2));
+  EXPECT_FALSE(blitter.ready());
+  GlBlitFns missing = blit_fns();
+  missing.blit_framebuffer = nullptr;
+  EXPECT_FALSE(usable(missing));
+  EXPECT_FALSE(blitter.setup(missing, 3));
+  EXPECT_FALSE(blitter.draw(0x12345678u, 0, 0));
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+TEST(MarkerTexels, CellsGoToTheirTexelsBottomRowFirst) {
+  std::uint8_t t[kCells * 4];
+  // Only cell 0 (column 0, top row) white: texel (0, GL row 3).
+  marker_texels(0x80000000u, t);
+  for (int i = 0; i < kCells; ++i) {
+    const bool white = i == 3 * kColumns + 0;
+    EXPECT_EQ(t[i * 4], white ? 255 : 0) << "texel " << i;
+    EXPECT_EQ(t[i * 4 + 3], 255);
+  }
+  // Cell 7 (column 1, bottom row): texel (1, GL row 0).
+  marker_texels(1u << (31 - 7), t);
+  EXPECT_EQ(t[1 * 4], 255);
+  EXPECT_EQ(t[0], 0);
 }
 
 }  // namespace
