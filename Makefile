@@ -20,7 +20,8 @@ demo: build
 	./scripts/demo.sh $(BUILD)
 
 test: setup-tests build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 600
+	# sessions the tests run record into a results database of the build, not the user's
+	cd $(BUILD) && XDG_DATA_HOME=$(abspath $(BUILD))/test-data ctest --output-on-failure -j $(JOBS) --timeout 600
 
 bench: build
 	./scripts/bench.sh $(BUILD)
