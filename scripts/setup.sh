@@ -26,6 +26,10 @@ PACKAGES=(
   valgrind
   # remote rendering: the VNC proxies Pictor drives, and libvncclient for its RFB client
   tigervnc-standalone-server x11vnc libvncserver-dev
+  # the stream adapter (docs/streaming.md): GStreamer to build against, and the elements it runs
+  # (ximagesrc: -x; x264enc: -ugly; RTP, udpsink, rtpstreampay: -good; avdec_h264: -libav)
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-x
   # the optional kernel network backend (--net-backend netem): tc; unshare probes it
   iproute2 util-linux
   # the intelligent client: libtorch on CPU (OpenBLAS with OpenMP beside it)

@@ -282,7 +282,7 @@ void attribute_remote_stages(const RttTimeline& t, std::span<MatchedInput> input
     std::sort(encoders.begin(), encoders.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
     for (MatchedInput& m : inputs)
       if (m.seen_ns) update_bracket(t, s, encoders, m, c);
-  } else {
+  } else if (!t.have_stream) {
     notes.push_back("client_updates.csv absent: wait_proxy, CP and SS unknown (no update to tie the proxy's work to)");
   }
 

@@ -218,6 +218,7 @@ std::vector<MatchedInput> match_timeline(const RttTimeline& t, std::vector<std::
         unresolved_shown));
   }
   attribute_remote_stages(t, out, notes);
+  attribute_stream_stages(t, out, notes);
   const PartitionCounts parts = partition_rtt(out);
   if (parts.overlaps > 0) {
     notes.push_back(fmt::format(

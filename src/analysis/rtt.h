@@ -12,6 +12,7 @@
 
 #include "analysis/bootstrap.h"
 #include "analysis/proxy_stages.h"
+#include "analysis/stream_stages.h"
 
 namespace pictor::analysis {
 
@@ -66,6 +67,10 @@ struct RttTimeline {
   bool have_updates = false;
   ProxyEvents proxy;
   bool have_proxy = false;
+  // The stream adapter's per-frame stamps (stream_frames.csv, stream_received.csv; absent: not a stream).
+  std::vector<StreamFrame> stream_frames;
+  std::vector<StreamReceived> stream_received;
+  bool have_stream = false;
   // hook.json's gl_renderer ("" unknown). On a software renderer (llvmpipe, softpipe, swrast) the
   // swap call contains the rasterisation, so AS is reported as RD+AS.
   std::string gl_renderer;

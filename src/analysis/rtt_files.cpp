@@ -317,6 +317,7 @@ RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_clien
   if (fs::exists(dir / "inputs_read.csv")) load_reads(dir / "inputs_read.csv", t);
   if (fs::exists(dir / "client_updates.csv")) load_updates(dir / "client_updates.csv", t);
   if (fs::exists(dir / "proxy_events.csv")) load_proxy_events(dir / "proxy_events.csv", t);
+  load_stream_files(session_dir, t);
   if (fs::exists(dir / "frames.csv")) {
     load_frames(dir / "frames.csv", t);
   } else {
@@ -359,7 +360,9 @@ nlohmann::json match_inputs(const std::string& session_dir) {
   std::vector<std::string> notes = t.notes;
   const std::vector<MatchedInput> matched = match_timeline(t, &notes);
   write_inputs_csv((fs::path(session_dir) / "inputs.csv").string(), matched);
-  return rtt_summary(t, matched, std::move(notes));
+  nlohmann::json summary = rtt_summary(t, matched, std::move(notes));
+  if (t.have_stream) summary["stream"] = stream_summary(session_dir, t);
+  return summary;
 }
 
 }  // namespace pictor::analysis

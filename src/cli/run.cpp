@@ -37,6 +37,7 @@ struct RunArgs {
   int vnc_quality = 80;
   std::string vnc_subsampling = "4:2:0";
   int vnc_frame_rate = 0;
+  std::string stream;
   int repeat = 1;
   DbArgs db;
   std::string metrics_listen;
@@ -64,8 +65,8 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-marker", args->no_marker,
                 "with --driver: do not draw the tag marker (RTT becomes unknown; for overhead runs)");
   cmd->add_option("--adapter", args->adapter,
-                  "display/proxy stack: local (Xvfb), xvnc (TigerVNC Xvnc), x11vnc (Xvfb + x11vnc); "
-                  "the VNC adapters connect Pictor's RFB client")
+                  "display/proxy stack: local (Xvfb), xvnc (TigerVNC Xvnc), x11vnc (Xvfb + x11vnc), stream (H.264 "
+                  "over RTP, GStreamer); the VNC adapters connect Pictor's RFB client")
       ->check(CLI::IsMember(runner::adapter_names()))
       ->capture_default_str();
   cmd->add_option("--net", args->net,
@@ -80,6 +81,8 @@ void add_run(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--vnc-frame-rate", args->vnc_frame_rate,
                   "xvnc: updates per second cap (Xvnc -FrameRate; its own default is 60); 0 = 240");
+  cmd->add_option("--stream", args->stream,
+                  "--adapter stream: bitrate=8mbit,preset=ultrafast,gop=60,transport=udp|tcp,fps=60 (the defaults)");
   cmd->add_option("--repeat", args->repeat,
                   "run N sessions (OUT/repeat-1 … repeat-N) and report each figure with its interval across the runs")
       ->capture_default_str();
@@ -123,6 +126,7 @@ void add_run(CLI::App& app, Context& ctx) {
     o.vnc_subsampling = args->vnc_subsampling;
     o.vnc_frame_rate = args->vnc_frame_rate;
     o.metrics_listen = args->metrics_listen;
+    o.stream = args->stream;
     (void)app;
     if (args->repeat != 1) {
       const suite::RepeatResult r = suite::run_repeated(o, args->repeat);

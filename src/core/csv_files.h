@@ -24,6 +24,12 @@ inline constexpr CsvFile kClientInputs{"client_inputs.csv", 1, "tag,kind,detail,
 inline constexpr CsvFile kClientFrames{"client_frames.csv", 1, "seen_ns,tag,frame,decode_us,capture_us"};
 inline constexpr CsvFile kClientUpdates{"client_updates.csv", 1, "update,start_ns,end_ns,rects,bytes,x,y,w,h,marker,offset"};
 inline constexpr CsvFile kClientColours{"client_colours.csv", 1, "seen_ns,r,g,b"};
+// The stream adapter (docs/streaming.md): one row per frame its server captured (marker read at
+// capture, raw wire values), and one per frame its client decoded.
+inline constexpr CsvFile kStreamFrames{"stream_frames.csv", 1,
+                                       "pts_ns,captured_ns,encode_in_ns,encode_out_ns,bytes,keyframe,marker_tag,marker_frame"};
+inline constexpr CsvFile kStreamReceived{"stream_received.csv", 1,
+                                         "pts_ns,decode_in_ns,decoded_ns,bytes,marker_tag,marker_frame"};
 // Written by the runner's resource sampler (docs/resources.md): one row per watched process or
 // thread and per machine metric at each sample; counters.csv one row per process and event.
 inline constexpr CsvFile kResources{"resources.csv", 1,
@@ -42,7 +48,8 @@ inline constexpr CsvFile kRecInputs{"inputs.csv", 1, "t_ns,kind,code,x,y"};
 // The files of a session directory, by name.
 inline constexpr CsvFile kSessionFiles[] = {kFrames,        kGpu,          kInputsRead,    kProxyEvents,
                                             kClientInputs,  kClientFrames, kClientUpdates, kClientColours,
-                                            kInputs,        kStateLog,     kResources,     kCounters};
+                                            kInputs,        kStateLog,     kResources,     kCounters,
+                                            kStreamFrames,  kStreamReceived};
 
 // The session file `name` is an instance of ("frames.csv", or "frames.1234.csv" from a second
 // process), or nullptr.

@@ -18,6 +18,8 @@
 
 #include "core/error.h"
 #include "runner/process.h"
+#include "runner/stream_adapter.h"
+#include "stream/stream_options.h"
 #include "runner/xvfb.h"
 
 namespace pictor::runner {
@@ -393,7 +395,7 @@ class X11vncAdapter final : public Adapter {
 
 }  // namespace
 
-std::vector<std::string> adapter_names() { return {"local", "xvnc", "x11vnc"}; }
+std::vector<std::string> adapter_names() { return {"local", "xvnc", "x11vnc", "stream"}; }
 
 void require_adapter_name(std::string_view name) {
   const auto names = adapter_names();
@@ -403,12 +405,23 @@ void require_adapter_name(std::string_view name) {
   throw UsageError("unknown adapter '" + std::string(name) + "' (known: " + known + ")");
 }
 
-bool is_remote_adapter(std::string_view name) { return name == "xvnc" || name == "x11vnc"; }
+bool is_remote_adapter(std::string_view name) { return name == "xvnc" || name == "x11vnc" || name == "stream"; }
+
+bool takes_proxy_hook(std::string_view name) { return name == "xvnc" || name == "x11vnc"; }
+
+void check_adapter_options(std::string_view name, const std::string& stream_options) {
+  if (name == "stream") {
+    stream::parse_stream_options(stream_options);
+  } else if (!stream_options.empty()) {
+    throw UsageError("--stream applies to --adapter stream only");
+  }
+}
 
 std::unique_ptr<Adapter> start_adapter(std::string_view name, const AdapterOptions& options) {
   if (name == "local") return std::make_unique<LocalAdapter>(options);
   if (name == "xvnc") return std::make_unique<XvncAdapter>(options);
   if (name == "x11vnc") return std::make_unique<X11vncAdapter>(options);
+  if (name == "stream") return start_stream_adapter(options);
   require_adapter_name(name);  // throws: a name listed but not started above is a bug caught here
   throw UsageError("adapter '" + std::string(name) + "' cannot be started");
 }

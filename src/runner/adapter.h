@@ -5,13 +5,17 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "client/local_client.h"  // ClientStats
 #include "core/units.h"
+#include "drivers/driver.h"
+#include "net/spec.h"
 
 namespace pictor::runner {
 
@@ -22,6 +26,27 @@ struct AdapterOptions {
   std::string proxy_hook;
   // Xvnc's -FrameRate (its cap on updates per second and client); 0 = kLatencyFrameRate.
   int frame_rate = 0;
+  // Adapters that run their own network path (stream): the --stream options, the emulated
+  // network and how it is emulated ("relay" or "netem").
+  std::string stream;
+  net::NetSpec net;
+  std::string net_backend = "relay";
+};
+
+// The client of an adapter that brings its own (stream), as the session drives it.
+class AdapterClient {
+ public:
+  virtual ~AdapterClient() = default;
+  virtual client::ClientStats stop() = 0;
+  virtual void finish_inputs() = 0;
+  virtual bool running() const = 0;
+  virtual nlohmann::json describe() const = 0;  // run.json `client.adapter`, complete after stop()
+};
+
+struct AdapterClientOptions {
+  std::string out_dir;
+  bool expect_marker = true;
+  std::function<bool()> app_running;
 };
 
 // Xvnc's own default is 60 updates/s, which would bound every client FPS and add up to 16.7 ms of
@@ -69,6 +94,13 @@ class Adapter {
   // Stops every server (proxy before display) and returns their entries for run.json's
   // `processes` (process_status_json). Idempotent: a second call returns the first call's entries.
   virtual std::vector<nlohmann::json> stop(const StopContext& context = {}) = 0;
+  // Whether the session's client is the adapter's own (start_client) rather than the local or
+  // the RFB client.
+  virtual bool has_own_client() const { return false; }
+  // Starts it once the app runs; throws RunError as the other clients' start does.
+  virtual std::unique_ptr<AdapterClient> start_client(const AdapterClientOptions&, std::unique_ptr<drivers::Driver>) {
+    return nullptr;
+  }
 };
 
 // Starts "local", "xvnc" or "x11vnc". Throws UsageError for an unknown name, RunError when a
@@ -79,6 +111,12 @@ std::vector<std::string> adapter_names();
 // Throws UsageError naming every known adapter unless `name` is one of adapter_names().
 void require_adapter_name(std::string_view name);
 bool is_remote_adapter(std::string_view name);
+// Whether libpictor_proxyhook.so is preloaded into the adapter's proxy (the VNC servers; the
+// stream server times itself with pad probes).
+bool takes_proxy_hook(std::string_view name);
+// Checks an adapter's own options before anything starts (--stream for `stream`); throws
+// UsageError naming the bad part, or when options are given to an adapter that takes none.
+void check_adapter_options(std::string_view name, const std::string& stream_options);
 
 class Process;
 // A process's entry in run.json's `processes`: name, pid, status, exit_code, signal, ended_by

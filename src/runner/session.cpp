@@ -159,12 +159,13 @@ RunResult run_session(const RunOptions& options) {
                                  format_duration(kMaxSessionS), options.duration_s));
   check_sample_interval(options.sample_interval_s);
   require_adapter_name(options.adapter);
+  check_adapter_options(options.adapter, options.stream);
   const bool remote = is_remote_adapter(options.adapter);
   net::NetSpec net_spec;
   if (!options.net.empty()) {
     net_spec = net::parse_net_spec(options.net);
     if (!remote)
-      throw UsageError("--net needs a remote adapter (--adapter xvnc or x11vnc): the local client has no network");
+      throw UsageError("--net needs a remote adapter (--adapter xvnc, x11vnc or stream): the local client has no network");
   }
   if (options.net_backend != "relay" && options.net_backend != "netem")
     throw UsageError("unknown --net-backend '" + options.net_backend + "' (known: relay, netem)");
@@ -185,7 +186,7 @@ RunResult run_session(const RunOptions& options) {
   // Never into an earlier session's directory (its files would mix with this one's) unless --force.
   const fs::path dir = claim_out_dir(options.out_dir, default_out_dir(fs::path(label).filename().string()), options.force);
   const std::string hook_lib = options.hook ? find_hook_library() : std::string();
-  const std::string proxy_hook_lib = remote && options.hook ? find_proxy_hook_library() : std::string();
+  const std::string proxy_hook_lib = remote && options.hook && takes_proxy_hook(options.adapter) ? find_proxy_hook_library() : std::string();
 
   RunResult result;
   result.dir = dir.string();
@@ -218,6 +219,7 @@ RunResult run_session(const RunOptions& options) {
   std::unique_ptr<SessionResources> resources;  // the resource sampler (docs/resources.md)
   std::unique_ptr<client::LocalClient> local_client;
   std::unique_ptr<client::RemoteClient> remote_client;
+  std::unique_ptr<AdapterClient> adapter_client;  // an adapter's own client (stream)
   // The one client of this session, whichever adapter it belongs to.
   std::function<client::ClientStats()> client_stop;
   std::function<void()> client_finish;
@@ -245,6 +247,9 @@ RunResult run_session(const RunOptions& options) {
     ao.out_dir = dir.string();
     ao.proxy_hook = proxy_hook_lib;
     ao.frame_rate = options.vnc_frame_rate;
+    ao.stream = options.stream;
+    ao.net = net_spec;
+    ao.net_backend = options.net_backend;
     adapter = start_adapter(options.adapter, ao);
     run["display"] = adapter->display();
     if (remote) run["proxy"] = adapter->describe();
@@ -258,8 +263,7 @@ RunResult run_session(const RunOptions& options) {
       run["keyboard_auto_repeat"] = false;
     }
     std::optional<RfbEndpoint> served;  // where the adapter serves the display over RFB
-    if (remote) {
-      served = adapter->rfb();
+    if (remote && (served = adapter->rfb())) {
       const RfbEndpoint& server = *served;
       progress.note(fmt::format("pictor: {} serves the session's display on {}:{} (a VNC viewer can watch and play)",
                                 options.adapter, server.host, server.port));
@@ -300,7 +304,13 @@ RunResult run_session(const RunOptions& options) {
     run["processes"].push_back({{"name", app->name()}, {"pid", app->pid()}});
     if (driver) {
       try {
-        if (!remote) {
+        if (adapter->has_own_client()) {
+          adapter_client = adapter->start_client({dir.string(), options.marker, [&app] { return app->running(); }},
+                                                 std::move(driver));
+          client_stop = [&] { return adapter_client->stop(); };
+          client_finish = [&] { adapter_client->finish_inputs(); };
+          client_running = [&] { return adapter_client->running(); };
+        } else if (!remote) {
           client::LocalClientOptions co;
           co.display = adapter->display();
           co.out_dir = dir.string();
@@ -476,6 +486,7 @@ RunResult run_session(const RunOptions& options) {
                      {"failure", client_stats.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(client_stats.failure)}};
     run["client"] = c;
     if (!client_stats.driver.empty()) run["driver"] = client_stats.driver;
+    if (adapter_client) run["client"]["adapter"] = adapter_client->describe();
     if (remote_client) {
       const client::RemoteClientStats rs = remote_client->rfb_stats();
       run["rfb"] = rs.server;

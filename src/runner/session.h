@@ -46,6 +46,7 @@ struct RunOptions {
   int vnc_quality = 80;               // JPEG quality 1..100 the RFB client asks for
   std::string vnc_subsampling = "4:2:0";
   int vnc_frame_rate = 0;             // Xvnc -FrameRate; 0 = Pictor's default for latency runs
+  std::string stream;                 // --adapter stream's options (docs/streaming.md); empty: defaults
   // With a driver: draw the tag marker (false measures tracking without it, for overhead runs;
   // RTT then stays unknown because the client cannot read tags).
   bool marker = true;

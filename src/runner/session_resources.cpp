@@ -20,7 +20,7 @@ namespace {
 // The role of an adapter's server, by the name Adapter::running_processes gives it.
 const char* server_role(const std::string& name) {
   if (name == "Xvnc") return resources::role::kXServerProxy;
-  if (name == "x11vnc") return resources::role::kProxy;
+  if (name == "x11vnc" || name == "pictor-stream-server") return resources::role::kProxy;
   return resources::role::kXServer;  // Xvfb
 }
 
