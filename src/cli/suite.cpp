@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "runner/machine.h"
 #include "suite/benchmark.h"
 #include "suite/profile.h"
 #include "suite/suite_runner.h"
@@ -21,24 +22,6 @@ struct SuiteArgs {
   bool list = false;
   int repeat = 1;
 };
-
-// pictor's command line as given, for suite.json.
-std::vector<std::string> own_argv() {
-  std::vector<std::string> out;
-  std::FILE* f = std::fopen("/proc/self/cmdline", "rb");
-  if (!f) return out;
-  std::string arg;
-  for (int c; (c = std::fgetc(f)) != EOF;) {
-    if (c == 0) {
-      out.push_back(arg);
-      arg.clear();
-    } else {
-      arg += static_cast<char>(c);
-    }
-  }
-  std::fclose(f);
-  return out;
-}
 
 void print_list() {
   for (const auto& s : suite::builtin_suites()) {
@@ -85,7 +68,7 @@ void add_suite(CLI::App& app, Context& ctx) {
     o.out_dir = args->out;
     o.force = args->force;
     o.quiet = ctx.quiet;
-    o.argv = own_argv();
+    o.argv = runner::own_command_line();
     o.repeat = args->repeat;
     const nlohmann::json result = suite::run_suite(definition, o);
     if (args->json) std::printf("%s\n", result.dump(2).c_str());
