@@ -11,7 +11,10 @@
 #include "resources/sampler.h"
 #include "core/error.h"
 #include "runner/adapter.h"
+#include "runner/group_summary.h"
 #include "runner/session.h"
+#include "runner/session_group.h"
+#include "runner/session_plan.h"
 #include "suite/repeat_runner.h"
 #include "suite/suite_runner.h"
 
@@ -37,7 +40,45 @@ struct RunArgs {
   std::string vnc_subsampling = "4:2:0";
   int vnc_frame_rate = 0;
   int repeat = 1;
+  std::string instances;  // "N" or "1,2,3,4" (a sweep); empty: one session
 };
+
+// `--instances N` (N stacks at once) and `--instances 1,2,3,4` (one group per count, the sweep
+// table): runner/session_group.h.
+void run_instances(const RunArgs& args, const runner::RunOptions& o, Context& ctx) {
+  if (args.repeat != 1) throw UsageError("--instances and --repeat cannot be combined");
+  const std::vector<int> counts = runner::parse_instance_counts(args.instances);
+  runner::GroupOptions g;
+  g.out_dir = o.out_dir;
+  g.force = o.force;
+  g.quiet = ctx.quiet;
+  g.argv = o.argv;
+  const std::string name = !o.builtin.empty() ? o.builtin.substr(0, o.builtin.find(':')) : o.command.empty() ? "app" : o.command[0];
+  if (args.instances.find(',') != std::string::npos) {
+    g.default_dir = runner::default_session_dir(name + "-sweep");
+    const runner::SweepResult r = runner::run_sweep(o, counts, g);
+    std::printf("%s", r.table.c_str());
+    if (!ctx.quiet) std::fprintf(stderr, "pictor: sweep directory %s (sweep.csv, instances-N/)\n", r.dir.c_str());
+    if (r.exit_code > 1) {
+      std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
+      ctx.exit_code = r.exit_code;
+      return;
+    }
+    if (r.exit_code != 0) throw RunError(r.failure);
+    return;
+  }
+  g.default_dir = runner::default_session_dir(fmt::format("{}-n{}", name, counts[0]));
+  const runner::GroupResult r = runner::run_group(runner::instance_members(o, counts[0]), g);
+  if (args.json) std::printf("%s\n", r.summary.dump(2).c_str());
+  else std::printf("%s", runner::format_group_table(r.summary).c_str());
+  if (!ctx.quiet) std::fprintf(stderr, "pictor: run directory %s (instance-K/ session directories)\n", r.dir.c_str());
+  if (r.status == "interrupted") {
+    std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
+    ctx.exit_code = r.exit_code;
+    return;
+  }
+  if (r.exit_code != 0) throw RunError(r.failure);
+}
 }  // namespace
 
 void add_run(CLI::App& app, Context& ctx) {
@@ -80,10 +121,14 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--repeat", args->repeat,
                   "run N sessions (OUT/repeat-1 … repeat-N) and report each figure with its interval across the runs")
       ->capture_default_str();
+  cmd->add_option("--instances", args->instances,
+                  "run N identical stacks at once (OUT/instance-K/, own display, app and driver seed); a list "
+                  "1,2,3,4 runs each count in turn and writes the sweep table (OUT/sweep.csv)");
   cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears\n"
               "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30\n"
               "  pictor run --adapter xvnc --net delay=20ms --driver scripted builtin:latency\n"
-              "  pictor run --repeat 5 builtin:spin:objects=500 -d 5s");
+              "  pictor run --repeat 5 builtin:spin:objects=500 -d 5s\n"
+              "  pictor run --instances 1,2,3,4 --adapter xvnc --driver scripted builtin:racing -d 10s");
   cmd->callback([args, &ctx, &app] {
     runner::RunOptions o;
     if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME, profile:NAME or -- COMMAND");
@@ -114,6 +159,10 @@ void add_run(CLI::App& app, Context& ctx) {
     o.vnc_subsampling = args->vnc_subsampling;
     o.vnc_frame_rate = args->vnc_frame_rate;
     (void)app;
+    if (!args->instances.empty()) {
+      run_instances(*args, o, ctx);
+      return;
+    }
     if (args->repeat != 1) {
       const suite::RepeatResult r = suite::run_repeated(o, args->repeat);
       if (args->json) std::printf("%s\n", r.summary.dump(2).c_str());
