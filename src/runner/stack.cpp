@@ -1,5 +1,7 @@
 #include "runner/stack.h"
 
+#include <X11/Xlib.h>
+
 #include <chrono>
 #include <fmt/format.h>
 #include <thread>
@@ -83,6 +85,15 @@ void Stack::start(Progress& progress, const std::function<void(Stack&)>& on_app)
   adapter_ = start_adapter(o.adapter, ao);
   run_["display"] = adapter_->display();
   if (plan_.remote) run_["proxy"] = adapter_->describe();
+  if (plan_.driver) {
+    // A held key must not auto-repeat: the X server would synthesise press/release pairs the
+    // client never sent, each a tracked event for the interposer, and the app's count of tags
+    // would run ahead of the client's. The setting lives in the server (-noreset keeps it).
+    auto x = client::XConnection::open(adapter_->display());
+    XAutoRepeatOff(x->display());
+    XSync(x->display(), False);
+    run_["keyboard_auto_repeat"] = false;
+  }
   std::optional<RfbEndpoint> served;  // where the adapter serves the display over RFB
   if (plan_.remote) {
     served = adapter_->rfb();
@@ -238,10 +249,10 @@ void Stack::stop() {
     run_["net"]["connections"] = relay_->connections();
   }
   netem_.reset();
-  const StopContext context{end_.stop_reason, start_};
-  processes_ = adapter_->stop(context);
+  processes_ = adapter_->stop({"at the end of the session", start_});
   // The app's entry: why Pictor stopped it, or what had died before it ended by itself.
-  processes_.push_back(process_status_json(*app_, context, end_.dead_server ? end_.dead_server->name + " died" : ""));
+  processes_.push_back(process_status_json(*app_, {end_.stop_reason, start_},
+                                           end_.dead_server ? end_.dead_server->name + " died" : ""));
 }
 
 void Stack::abort() {
