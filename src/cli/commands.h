@@ -21,6 +21,7 @@ void add_record(CLI::App& app, Context& ctx);
 void add_train(CLI::App& app, Context& ctx);
 void add_ic(CLI::App& app, Context& ctx);
 void add_compare(CLI::App& app, Context& ctx);
+void add_colocate(CLI::App& app, Context& ctx);
 
 // Registers the input drivers that live outside pictor::drivers (the intelligent client's:
 // reference, human, the baselines, and `ic:MODEL`, which needs libtorch) with

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "runner/machine.h"
 #include "suite/benchmark.h"
+#include "suite/colocate.h"
 #include "suite/profile.h"
 #include "suite/suite_runner.h"
 
@@ -21,7 +22,35 @@ struct SuiteArgs {
   bool json = false;
   bool list = false;
   int repeat = 1;
+  std::string colocate;  // "pairs": every benchmark alone, then every pair (suite/colocate.h)
 };
+
+// `pictor suite --colocate pairs SUITE`: the suite's benchmarks alone and in every pair.
+void run_colocated_suite(const suite::SuiteDefinition& definition, const SuiteArgs& args, Context& ctx) {
+  if (args.colocate != "pairs") throw UsageError("--colocate takes 'pairs' (got '" + args.colocate + "')");
+  if (args.repeat != 1) throw UsageError("--colocate and --repeat cannot be combined");
+  std::vector<suite::ColocateMember> members;
+  for (const suite::Benchmark& b : definition.benchmarks) {
+    if (b.is_profile() && !suite::profile_installed(suite::load_profile(suite::find_profile(b.target())))) continue;
+    members.push_back({b.name, suite::session_options(b, args.quick, "")});
+  }
+  suite::ColocateOptions co;
+  co.pairs = true;
+  co.out_dir = args.out;
+  co.force = args.force;
+  co.quiet = ctx.quiet;
+  co.argv = runner::own_command_line();
+  const suite::ColocateResult r = suite::run_colocate(members, co);
+  if (args.json) std::printf("%s\n", r.report.dump(2).c_str());
+  else std::printf("%s", suite::format_colocate(r.report).c_str());
+  if (!ctx.quiet) std::fprintf(stderr, "pictor: colocate directory %s (colocate.json)\n", r.dir.c_str());
+  if (r.exit_code > 1) {
+    std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
+    ctx.exit_code = r.exit_code;
+    return;
+  }
+  if (r.exit_code != 0) throw RunError(r.failure);
+}
 
 void print_list() {
   for (const auto& s : suite::builtin_suites()) {
@@ -54,6 +83,8 @@ void add_suite(CLI::App& app, Context& ctx) {
                   "run every benchmark N times (interleaved rounds, NN-name/repeat-K/) and report each figure with its "
                   "interval across the runs")
       ->capture_default_str();
+  cmd->add_option("--colocate", args->colocate,
+                  "pairs: run every benchmark alone, then every pair together, and report each one's loss (colocate.json)");
   cmd->footer("A benchmark line: APP [name=N] [driver=SPEC|none] [duration=D] [quick=D] [adapter=local] [size=WxH]\n"
               "  APP is builtin:SCENE[:option=value...] or profile:NAME.\n"
               "Examples:\n  pictor suite --quick\n  pictor suite real-games\n  pictor suite my.suite --out results");
@@ -63,6 +94,10 @@ void add_suite(CLI::App& app, Context& ctx) {
       return;
     }
     const suite::SuiteDefinition definition = suite::find_suite(args->name);
+    if (!args->colocate.empty()) {
+      run_colocated_suite(definition, *args, ctx);
+      return;
+    }
     suite::SuiteOptions o;
     o.quick = args->quick;
     o.out_dir = args->out;
