@@ -35,6 +35,7 @@ void record_in_db(const DbArgs& args, const std::string& dir, bool quiet, const 
 // A compare side with database ids replaced by their directories ("12,13" → "/…/a,/…/b"); an
 // item that names an existing file or directory stays as it is.
 std::string resolve_db_side(const std::string& side, const std::string& location);
+void add_colocate(CLI::App& app, Context& ctx);
 
 // Registers the input drivers that live outside pictor::drivers (the intelligent client's:
 // reference, human, the baselines, and `ic:MODEL`, which needs libtorch) with

@@ -83,6 +83,7 @@ int main(int argc, char** argv) {
   pictor::cli::add_ic(app, ctx);
   pictor::cli::add_compare(app, ctx);
   pictor::cli::add_db(app, ctx);
+  pictor::cli::add_colocate(app, ctx);
   pictor::cli::register_drivers();
   try {
     app.parse(argc, argv);

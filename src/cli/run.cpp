@@ -1,6 +1,7 @@
 // `pictor run`: one session of an app (built-in scene or any command) on a private Xvfb under
 // the interposer. The work is in runner::run_session; this file maps options and prints.
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "analysis/bottleneck.h"
@@ -12,7 +13,10 @@
 #include "core/error.h"
 #include "runner/adapter.h"
 #include "runner/metrics_server.h"
+#include "runner/group_summary.h"
 #include "runner/session.h"
+#include "runner/session_group.h"
+#include "runner/session_plan.h"
 #include "suite/repeat_runner.h"
 #include "suite/suite_runner.h"
 
@@ -41,7 +45,50 @@ struct RunArgs {
   int repeat = 1;
   DbArgs db;
   std::string metrics_listen;
+  std::string instances;  // "N" or "1,2,3,4" (a sweep); empty: one session
 };
+
+// `--instances N` (N stacks at once) and `--instances 1,2,3,4` (one group per count, the sweep
+// table): runner/session_group.h.
+void run_instances(const RunArgs& args, const runner::RunOptions& o, Context& ctx) {
+  if (args.repeat != 1) throw UsageError("--instances and --repeat cannot be combined");
+  if (!args.metrics_listen.empty()) throw UsageError("--metrics-listen serves one session's figures: it cannot be combined with --instances");
+  const std::vector<int> counts = runner::parse_instance_counts(args.instances);
+  runner::GroupOptions g;
+  g.out_dir = o.out_dir;
+  g.force = o.force;
+  g.quiet = ctx.quiet;
+  g.argv = o.argv;
+  const std::string name = !o.builtin.empty() ? o.builtin.substr(0, o.builtin.find(':')) : o.command.empty() ? "app" : o.command[0];
+  if (args.instances.find(',') != std::string::npos) {
+    g.default_dir = runner::default_session_dir(name + "-sweep");
+    const runner::SweepResult r = runner::run_sweep(o, counts, g);
+    for (const int n : counts)
+      if (const std::string d = fmt::format("{}/instances-{}", r.dir, n); std::filesystem::exists(d + "/run.json"))
+        record_in_db(args.db, d, ctx.quiet);
+    std::printf("%s", r.table.c_str());
+    if (!ctx.quiet) std::fprintf(stderr, "pictor: sweep directory %s (sweep.csv, instances-N/)\n", r.dir.c_str());
+    if (r.exit_code > 1) {
+      std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
+      ctx.exit_code = r.exit_code;
+      return;
+    }
+    if (r.exit_code != 0) throw RunError(r.failure);
+    return;
+  }
+  g.default_dir = runner::default_session_dir(fmt::format("{}-n{}", name, counts[0]));
+  const runner::GroupResult r = runner::run_group(runner::instance_members(o, counts[0]), g);
+  record_in_db(args.db, r.dir, ctx.quiet);
+  if (args.json) std::printf("%s\n", r.summary.dump(2).c_str());
+  else std::printf("%s", runner::format_group_table(r.summary).c_str());
+  if (!ctx.quiet) std::fprintf(stderr, "pictor: run directory %s (instance-K/ session directories)\n", r.dir.c_str());
+  if (r.status == "interrupted") {
+    std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
+    ctx.exit_code = r.exit_code;
+    return;
+  }
+  if (r.exit_code != 0) throw RunError(r.failure);
+}
 }  // namespace
 
 void add_run(CLI::App& app, Context& ctx) {
@@ -90,10 +137,14 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--metrics-listen", args->metrics_listen,
                   "serve live figures (FPS, frame-time percentiles, inputs, RTT, per-process CPU) in Prometheus text "
                   "format at http://HOST:PORT/metrics while the session runs (HOST defaults to 127.0.0.1)");
+  cmd->add_option("--instances", args->instances,
+                  "run N identical stacks at once (OUT/instance-K/, own display, app and driver seed); a list "
+                  "1,2,3,4 runs each count in turn and writes the sweep table (OUT/sweep.csv)");
   cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears\n"
               "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30\n"
               "  pictor run --adapter xvnc --net delay=20ms --driver scripted builtin:latency\n"
-              "  pictor run --repeat 5 builtin:spin:objects=500 -d 5s");
+              "  pictor run --repeat 5 builtin:spin:objects=500 -d 5s\n"
+              "  pictor run --instances 1,2,3,4 --adapter xvnc --driver scripted builtin:racing -d 10s");
   cmd->callback([args, &ctx, &app] {
     runner::RunOptions o;
     if (args->target.empty()) throw UsageError("nothing to run: give builtin:NAME, profile:NAME or -- COMMAND");
@@ -128,6 +179,10 @@ void add_run(CLI::App& app, Context& ctx) {
     o.metrics_listen = args->metrics_listen;
     o.stream = args->stream;
     (void)app;
+    if (!args->instances.empty()) {
+      run_instances(*args, o, ctx);
+      return;
+    }
     if (args->repeat != 1) {
       const suite::RepeatResult r = suite::run_repeated(o, args->repeat);
       record_in_db(args->db, r.dir, ctx.quiet);

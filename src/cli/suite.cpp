@@ -5,7 +5,9 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "runner/machine.h"
 #include "suite/benchmark.h"
+#include "suite/colocate.h"
 #include "suite/profile.h"
 #include "suite/suite_runner.h"
 
@@ -21,24 +23,34 @@ struct SuiteArgs {
   bool list = false;
   int repeat = 1;
   DbArgs db;
+  std::string colocate;  // "pairs": every benchmark alone, then every pair (suite/colocate.h)
 };
 
-// pictor's command line as given, for suite.json.
-std::vector<std::string> own_argv() {
-  std::vector<std::string> out;
-  std::FILE* f = std::fopen("/proc/self/cmdline", "rb");
-  if (!f) return out;
-  std::string arg;
-  for (int c; (c = std::fgetc(f)) != EOF;) {
-    if (c == 0) {
-      out.push_back(arg);
-      arg.clear();
-    } else {
-      arg += static_cast<char>(c);
-    }
+// `pictor suite --colocate pairs SUITE`: the suite's benchmarks alone and in every pair.
+void run_colocated_suite(const suite::SuiteDefinition& definition, const SuiteArgs& args, Context& ctx) {
+  if (args.colocate != "pairs") throw UsageError("--colocate takes 'pairs' (got '" + args.colocate + "')");
+  if (args.repeat != 1) throw UsageError("--colocate and --repeat cannot be combined");
+  std::vector<suite::ColocateMember> members;
+  for (const suite::Benchmark& b : definition.benchmarks) {
+    if (b.is_profile() && !suite::profile_installed(suite::load_profile(suite::find_profile(b.target())))) continue;
+    members.push_back({b.name, suite::session_options(b, args.quick, "")});
   }
-  std::fclose(f);
-  return out;
+  suite::ColocateOptions co;
+  co.pairs = true;
+  co.out_dir = args.out;
+  co.force = args.force;
+  co.quiet = ctx.quiet;
+  co.argv = runner::own_command_line();
+  const suite::ColocateResult r = suite::run_colocate(members, co);
+  if (args.json) std::printf("%s\n", r.report.dump(2).c_str());
+  else std::printf("%s", suite::format_colocate(r.report).c_str());
+  if (!ctx.quiet) std::fprintf(stderr, "pictor: colocate directory %s (colocate.json)\n", r.dir.c_str());
+  if (r.exit_code > 1) {
+    std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
+    ctx.exit_code = r.exit_code;
+    return;
+  }
+  if (r.exit_code != 0) throw RunError(r.failure);
 }
 
 void print_list() {
@@ -73,6 +85,8 @@ void add_suite(CLI::App& app, Context& ctx) {
                   "interval across the runs")
       ->capture_default_str();
   add_db_options(cmd, args->db);
+  cmd->add_option("--colocate", args->colocate,
+                  "pairs: run every benchmark alone, then every pair together, and report each one's loss (colocate.json)");
   cmd->footer("A benchmark line: APP [name=N] [driver=SPEC|none] [duration=D] [quick=D] [adapter=local] [size=WxH]\n"
               "  APP is builtin:SCENE[:option=value...] or profile:NAME.\n"
               "Examples:\n  pictor suite --quick\n  pictor suite real-games\n  pictor suite my.suite --out results");
@@ -82,12 +96,16 @@ void add_suite(CLI::App& app, Context& ctx) {
       return;
     }
     const suite::SuiteDefinition definition = suite::find_suite(args->name);
+    if (!args->colocate.empty()) {
+      run_colocated_suite(definition, *args, ctx);
+      return;
+    }
     suite::SuiteOptions o;
     o.quick = args->quick;
     o.out_dir = args->out;
     o.force = args->force;
     o.quiet = ctx.quiet;
-    o.argv = own_argv();
+    o.argv = runner::own_command_line();
     o.repeat = args->repeat;
     const nlohmann::json result = suite::run_suite(definition, o);
     record_in_db(args->db, result.value("dir", ""), ctx.quiet);

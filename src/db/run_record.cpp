@@ -68,7 +68,11 @@ RecordTree from_run_json(const fs::path& dir, const json& run) {
   RecordTree t;
   t.status_file = "run.json";
   RunRecord& r = t.run;
-  r.kind = str(run, "kind") == "repeat" ? "repeat" : "session";
+  // A group of stacks run together (`--instances`, colocate's together/pair-*) keeps its kind; its
+  // members are its children, like a repeat run's sessions.
+  const std::string kind = str(run, "kind");
+  const bool group = run.contains("members") && run["members"].is_array() && !kind.empty() && kind != "repeat";
+  r.kind = kind == "repeat" ? "repeat" : group ? kind : "session";
   r.start_time = str(run, "start_time");
   r.end_time = str(run, "end_time");
   r.command_line = run.value("command_line", json::array()).dump();
@@ -102,8 +106,8 @@ RecordTree from_run_json(const fs::path& dir, const json& run) {
       r.metrics = flatten_figures(*summary);
     }
   }
-  if (r.kind == "repeat")
-    for (const json& s : run.value("sessions", json::array())) {
+  if (r.kind == "repeat" || group)
+    for (const json& s : run.value(group ? "members" : "sessions", json::array())) {
       const fs::path sub = dir / str(s, "dir");
       if (!str(s, "dir").empty() && fs::exists(sub / "run.json")) t.children.push_back(from_run_json(sub, read_json(sub / "run.json")));
     }

@@ -284,3 +284,30 @@ std::string format_resources(const json& b) {
 }
 
 }  // namespace pictor::resources
+
+namespace pictor::resources {
+
+ResourceSeries stack_series(const ResourceSeries& all, const std::string& stack, const std::string& network_reason) {
+  const std::string prefix = stack + "/";
+  auto own = [&prefix](const std::string& key) { return key.rfind(prefix, 0) == 0; };
+  ResourceSeries out;
+  out.samples = all.samples;
+  out.read_notes = all.read_notes;
+  for (const ProcessSeries& p : all.processes)
+    if (own(p.key)) {
+      out.processes.push_back(p);
+      out.processes.back().key = p.key.substr(prefix.size());
+    }
+  for (const MetricSeries& m : all.metrics)
+    if (m.role != "network") out.metrics.push_back(m);
+  for (const CounterValue& c : all.counters)
+    if (own(c.key)) {
+      out.counters.push_back(c);
+      out.counters.back().key = c.key.substr(prefix.size());
+    }
+  out.notes = all.notes;
+  out.notes["network"] = network_reason;
+  return out;
+}
+
+}  // namespace pictor::resources

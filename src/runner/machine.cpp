@@ -44,4 +44,12 @@ nlohmann::json machine_info() {
   return m;
 }
 
+std::vector<std::string> own_command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> out;
+  std::string arg;
+  while (std::getline(in, arg, '\0')) out.push_back(arg);
+  return out;
+}
+
 }  // namespace pictor::runner

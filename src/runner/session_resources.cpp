@@ -33,12 +33,10 @@ void check_sample_interval(double interval_s) {
                                  format_duration(resources::kMaxSampleIntervalS), interval_s));
 }
 
-std::unique_ptr<SessionResources> SessionResources::start(const std::string& dir, double interval_s,
-                                                          const Adapter& adapter, pid_t app_pid,
-                                                          const std::string& app_name) {
+std::unique_ptr<SessionResources> SessionResources::start_shared(const std::string& dir, double interval_s, bool remote) {
   std::unique_ptr<SessionResources> r(new SessionResources());
   r->dir_ = dir;
-  r->remote_ = adapter.rfb().has_value();
+  r->remote_ = remote;
   try {
     resources::SamplerOptions o;
     o.out_dir = dir;
@@ -49,17 +47,64 @@ std::unique_ptr<SessionResources> SessionResources::start(const std::string& dir
     r->error_ = e.error();
     return r;
   }
-  resources::ResourceSampler& s = *r->sampler_;
-  s.watch_process(app_pid, resources::role::kApp, app_name, /*descendants=*/true);
+  r->sampler_->watch_process(::getpid(), resources::role::kClient, "pictor");
+  if (!remote)
+    r->sampler_->set_network_unavailable("unavailable: the local adapter has no network (the client reads the X display)");
+  return r;
+}
+
+std::unique_ptr<SessionResources> SessionResources::start(const std::string& dir, double interval_s,
+                                                          const Adapter& adapter, pid_t app_pid,
+                                                          const std::string& app_name) {
+  std::unique_ptr<SessionResources> r = start_shared(dir, interval_s, adapter.rfb().has_value());
+  r->watch_stack(adapter, app_pid, app_name, "");
+  return r;
+}
+
+void SessionResources::watch_stack(const Adapter& adapter, pid_t app_pid, const std::string& app_name,
+                                   const std::string& stack) {
+  if (!sampler_) return;
+  sampler_->watch_process(app_pid, resources::role::kApp, app_name, /*descendants=*/true, stack);
   for (const nlohmann::json& p : adapter.running_processes()) {
     const std::string name = p.value("name", "");
-    s.watch_process(p.value("pid", 0), server_role(name), name);
+    sampler_->watch_process(p.value("pid", 0), server_role(name), name, false, stack);
   }
-  s.watch_process(::getpid(), resources::role::kClient, "pictor");
-  if (!r->remote_)
-    s.set_network_unavailable("unavailable: the local adapter has no network (the client reads the X display)");
-  s.start();
-  return r;
+  // Sampling starts with the first stack's app, so its first sample has the app's rows.
+  if (!started_) {
+    started_ = true;
+    sampler_->start();
+  }
+}
+
+void SessionResources::watch_networks(const std::vector<StackNetwork>& stacks) {
+  if (!sampler_ || !remote_) return;
+  std::vector<StackNetwork> counted;
+  bool relays = false;
+  for (const StackNetwork& n : stacks) {
+    if (n.relay && n.relay->thread_id() > 0)
+      sampler_->watch_thread(::getpid(), n.relay->thread_id(), resources::role::kRelay, "relay", n.stack);
+    if (n.relay || n.client) counted.push_back(n);
+    relays = relays || n.relay;
+  }
+  if (counted.empty()) {
+    sampler_->set_network_unavailable("unavailable: no RFB client ran in this session (no --driver, or it failed to connect)");
+    return;
+  }
+  sampler_->set_network({fmt::format("{} of {} stacks together ({})", counted.size(), stacks.size(),
+                                     relays ? "relay counters, else client socket tcp_info" : "client sockets' tcp_info"),
+                         [counted]() -> std::optional<resources::NetworkCounts> {
+                           resources::NetworkCounts sum;
+                           for (const StackNetwork& n : counted) {
+                             if (n.relay) {
+                               sum.up += n.relay->bytes_up();
+                               sum.down += n.relay->bytes_down();
+                             } else if (const auto b = n.client->socket_bytes()) {
+                               sum.up += b->first;
+                               sum.down += b->second;
+                             }
+                           }
+                           return sum;
+                         }});
 }
 
 SessionResources::~SessionResources() { stop(); }
@@ -89,26 +134,45 @@ void SessionResources::stop() {
   stats_ = sampler_->stop();
 }
 
-void SessionResources::add_to(nlohmann::json& summary, nlohmann::json& run, SessionWrites& writes) {
+nlohmann::json SessionResources::block_for(const std::string* stack) {
   stop();
+  if (!failure_.empty()) return {{"unavailable", "unavailable: " + failure_}};
   nlohmann::json block;
-  if (!failure_.empty()) {
-    writes.failed("resources.csv", error_);
-    block = {{"unavailable", "unavailable: " + failure_}};
-  } else {
-    try {
-      const auto series = resources::load_resources(dir_);
-      block = series ? resources::summarize_resources(*series) : nlohmann::json{{"unavailable", "no resources.csv"}};
-    } catch (const std::exception& e) {
-      block = {{"unavailable", std::string("unavailable: cannot read resources.csv: ") + e.what()}};
-    }
-    if (!stats_.notes.empty()) block["write_notes"] = stats_.notes;
+  try {
+    if (!series_) series_ = resources::load_resources(dir_);
+    if (!series_) return {{"unavailable", "no resources.csv"}};
+    block = stack ? resources::summarize_resources(resources::stack_series(
+                        *series_, *stack, "unavailable: the stacks' network is counted together in the run's summary.json "
+                                          "(each stack's relay bytes are in its run.json net)"))
+                  : resources::summarize_resources(*series_);
+  } catch (const std::exception& e) {
+    return {{"unavailable", std::string("unavailable: cannot read resources.csv: ") + e.what()}};
   }
+  if (!stats_.notes.empty()) block["write_notes"] = stats_.notes;
+  return block;
+}
+
+nlohmann::json SessionResources::block() { return block_for(nullptr); }
+
+void SessionResources::add_to(nlohmann::json& summary, nlohmann::json& run, SessionWrites& writes) {
+  if (!failure_.empty()) writes.failed("resources.csv", error_);
+  const nlohmann::json b = block_for(nullptr);
   if (summary.is_object()) {
-    summary["resources"] = block;
+    summary["resources"] = b;
     writes.json("summary.json", summary);
   } else {
-    run["resources"] = block;
+    run["resources"] = b;
+  }
+}
+
+void SessionResources::add_stack_to(const std::string& stack, nlohmann::json& summary, nlohmann::json& run,
+                                    SessionWrites& writes) {
+  const nlohmann::json b = block_for(&stack);
+  if (summary.is_object()) {
+    summary["resources"] = b;
+    writes.json("summary.json", summary);
+  } else {
+    run["resources"] = b;
   }
 }
 

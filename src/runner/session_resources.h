@@ -6,8 +6,11 @@
 #include <sys/types.h>
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "resources/resource_summary.h"
 #include "resources/sampler.h"
 
 namespace pictor::client {
@@ -32,26 +35,47 @@ class SessionResources {
   // note in `notes()` and no sampler.
   static std::unique_ptr<SessionResources> start(const std::string& dir, double interval_s, const Adapter& adapter,
                                                  pid_t app_pid, const std::string& app_name);
+  // One sampler for several stacks (`--instances`, `pictor colocate`): Pictor's own process now,
+  // each stack's processes with watch_stack() as it starts (the first one starts sampling).
+  // `remote`: the stacks serve RFB.
+  static std::unique_ptr<SessionResources> start_shared(const std::string& dir, double interval_s, bool remote);
   ~SessionResources();
 
+  // A stack's servers and app (with its descendants), in the stack column `stack`.
+  void watch_stack(const Adapter& adapter, pid_t app_pid, const std::string& app_name, const std::string& stack);
   // The client↔proxy bytes: the relay's counters when there is one (and its thread's CPU), else
   // the client socket's TCP_INFO; none for the local adapter (the reason is written).
   void watch_network(const net::TcpRelay* relay, const client::RemoteClient* client);
+  // Several stacks' network: the sum of their relays' (or client sockets') bytes; each relay's
+  // thread in its stack.
+  struct StackNetwork {
+    std::string stack;
+    const net::TcpRelay* relay = nullptr;
+    const client::RemoteClient* client = nullptr;
+  };
+  void watch_networks(const std::vector<StackNetwork>& stacks);
   // Ends sampling (a last sample first). Idempotent.
   void stop();
   // summary["resources"] from the recorded files (run["resources"] when there is no summary);
   // summary.json rewritten through `writes`.
   void add_to(nlohmann::json& summary, nlohmann::json& run, SessionWrites& writes);
+  // The same for one stack of a shared sampler: its own rows only (resources::stack_series).
+  void add_stack_to(const std::string& stack, nlohmann::json& summary, nlohmann::json& run, SessionWrites& writes);
+  // The block of every stack together (the run's own summary.json).
+  nlohmann::json block();
 
  private:
   SessionResources() = default;
+  nlohmann::json block_for(const std::string* stack);
   std::string dir_;
   std::unique_ptr<resources::ResourceSampler> sampler_;
   resources::SamplerStats stats_;
   std::string failure_;
   int error_ = 0;
   bool stopped_ = false;
-  bool remote_ = false;  // the adapter serves RFB: there is a network to measure
+  bool started_ = false;
+  bool remote_ = false;
+  std::optional<resources::ResourceSeries> series_;  // read once after the stop  // the adapter serves RFB: there is a network to measure
 };
 
 }  // namespace pictor::runner

@@ -324,3 +324,24 @@ TEST(Faults, AnAbsurdGraphSpanIsOneLineInBoundedMemory) {
 }
 
 }  // namespace
+
+// Ctrl-C during `--instances`: every stack torn down, each session's results kept, the run's
+// own status interrupted with 130.
+TEST(Faults, InterruptingInstancesStopsEveryStackAndKeepsTheirResults) {
+  const std::string dir = fresh_dir("sigint-instances");
+  Background pictor({PICTOR_BIN, "run", "--instances", "2", "-d", "30s", "--size", "320x240", "builtin:spin:objects=50",
+                     "-o", dir});
+  ASSERT_TRUE(running_with_frames(dir + "/instance-2", 0.5).is_object());
+  ASSERT_EQ(::kill(pictor.pid(), SIGINT), 0);
+  const Ended e = pictor.wait();
+  EXPECT_EQ(e.exit_code, 130) << e.err;
+  EXPECT_EQ(e.last_err_line().rfind("pictor: interrupted by SIGINT", 0), 0u) << e.err;
+  EXPECT_EQ(read_json(dir + "/run.json")["status"], "interrupted");
+  for (const char* name : {"instance-1", "instance-2"}) {
+    const auto run = read_json(dir + "/" + name + "/run.json");
+    EXPECT_EQ(run["status"], "interrupted") << name;
+    EXPECT_GT(read_json(dir + "/" + name + "/summary.json")["frames"].get<int>(), 5) << name;
+    expect_no_process_left(run);
+  }
+  EXPECT_LT(e.seconds, 25.0) << "did not wait out the duration";
+}

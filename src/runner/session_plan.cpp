@@ -1,0 +1,91 @@
+#include "runner/session_plan.h"
+
+#include <charconv>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "apps/scene.h"
+#include "core/error.h"
+#include "core/exec.h"
+#include "core/time_text.h"
+#include "core/units.h"
+#include "runner/adapter.h"
+#include "runner/install_paths.h"
+#include "runner/session_resources.h"
+
+namespace pictor::runner {
+
+std::string default_session_dir(const std::string& name) {
+  std::string clean;
+  for (char c : name) clean += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
+  return "pictor-out/" + local_stamp_now() + "-" + clean.substr(0, 40);
+}
+
+SessionPlan plan_session(const RunOptions& options) {
+  SessionPlan plan;
+  plan.options = options;
+  if (!options.builtin.empty()) {
+    // Check the scene and its options here, so a typo is a usage error before anything starts.
+    const apps::SceneSpec spec = apps::parse_scene_spec(options.builtin);
+    const apps::SceneInfo* info = apps::find_scene(spec.name);
+    if (!info) {
+      std::string names;
+      for (const auto& s : apps::scene_registry()) names += (names.empty() ? "" : ", ") + s.name;
+      throw UsageError("unknown built-in scene '" + spec.name + "' (built-in scenes: " + names + ")");
+    }
+    apps::SceneOptions(info->make()->options(), spec.options, spec.name);
+    plan.argv = {find_app_binary(), options.builtin, "--size",
+                 std::to_string(options.size.width) + "x" + std::to_string(options.size.height)};
+    plan.label = "builtin:" + options.builtin;
+  } else {
+    if (options.command.empty()) throw UsageError("no command given (pictor run -- COMMAND or builtin:NAME)");
+    if (!find_executable(options.command[0])) throw UsageError("command not found: " + options.command[0]);
+    plan.argv = options.command;
+    plan.label = options.command[0];
+  }
+  if (!(options.duration_s >= kMinSessionS && options.duration_s <= kMaxSessionS))
+    throw UsageError(fmt::format("--duration must be between {} and {} (got {:g} s)", format_duration(kMinSessionS),
+                                 format_duration(kMaxSessionS), options.duration_s));
+  check_sample_interval(options.sample_interval_s);
+  require_adapter_name(options.adapter);
+  check_adapter_options(options.adapter, options.stream);
+  plan.remote = is_remote_adapter(options.adapter);
+  if (!options.net.empty()) {
+    plan.net_spec = net::parse_net_spec(options.net);
+    if (!plan.remote)
+      throw UsageError("--net needs a remote adapter (--adapter xvnc, x11vnc or stream): the local client has no network");
+  }
+  if (options.net_backend != "relay" && options.net_backend != "netem")
+    throw UsageError("unknown --net-backend '" + options.net_backend + "' (known: relay, netem)");
+  plan.use_netem = options.net_backend == "netem" && !plan.net_spec.is_identity();
+  if (options.net_backend == "netem" && plan.net_spec.is_identity())
+    throw UsageError("--net-backend netem needs --net with something to emulate (delay=, jitter=, loss=, rate=)");
+  if (options.vnc_quality < 1 || options.vnc_quality > 100)
+    throw UsageError(fmt::format("--vnc-quality must be 1..100 (got {})", options.vnc_quality));
+  if (options.vnc_frame_rate < 0) throw UsageError("--vnc-frame-rate must be positive");
+  if (!options.driver.empty()) {
+    if (!options.hook) throw UsageError("--driver needs the interposer (drop --no-hook)");
+    plan.driver = options.driver_factory ? options.driver_factory() : drivers::make_driver(options.driver);
+  }
+  return plan;
+}
+
+void locate_libraries(SessionPlan& plan) {
+  plan.hook_lib = plan.options.hook ? find_hook_library() : std::string();
+  plan.proxy_hook_lib = plan.remote && plan.options.hook && takes_proxy_hook(plan.options.adapter) ? find_proxy_hook_library() : std::string();
+}
+
+std::string instance_driver_spec(const std::string& spec, int index) {
+  if (index == 0 || spec.empty()) return spec;
+  const std::string resolved = drivers::make_driver(spec)->spec();
+  const std::size_t at = resolved.find("seed=");
+  if (at == std::string::npos || (at > 0 && resolved[at - 1] != ':' && resolved[at - 1] != ',')) return spec;
+  const std::size_t begin = at + 5;
+  std::size_t end = begin;
+  while (end < resolved.size() && std::isdigit(static_cast<unsigned char>(resolved[end]))) ++end;
+  std::uint64_t seed = 0;
+  std::from_chars(resolved.data() + begin, resolved.data() + end, seed);
+  return resolved.substr(0, begin) + std::to_string(seed + static_cast<std::uint64_t>(index)) + resolved.substr(end);
+}
+
+}  // namespace pictor::runner

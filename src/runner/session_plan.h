@@ -1,0 +1,41 @@
+// A session's plan (docs/architecture.md "The runner in phases"): every option of RunOptions
+// checked and resolved before anything starts — the app's argv and label, the adapter, the
+// network emulation, the driver, the interposer libraries — so bad input is a UsageError while no
+// process exists yet. One plan per stack: N instances are N plans, a colocated pair two.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "drivers/driver.h"
+#include "net/spec.h"
+#include "runner/session.h"
+
+namespace pictor::runner {
+
+struct SessionPlan {
+  RunOptions options;                      // as given (options.out_dir is the stack's directory)
+  std::string label;                       // "builtin:spin:objects=500", or the command's program
+  std::vector<std::string> argv;           // what is spawned
+  bool remote = false;                     // the adapter serves RFB (the client is the RFB client)
+  net::NetSpec net_spec;
+  bool use_netem = false;                  // --net-backend netem with something to emulate
+  std::string hook_lib, proxy_hook_lib;    // empty when not preloaded
+  std::unique_ptr<drivers::Driver> driver; // null: no client, no inputs
+};
+
+// Throws UsageError for bad options (see run_session) and RunError when the app host of a
+// built-in scene is missing; starts nothing, writes nothing.
+SessionPlan plan_session(const RunOptions& options);
+// Fills hook_lib and proxy_hook_lib (RunError when one is needed and missing): after the session
+// directory is claimed, as the runner always did.
+void locate_libraries(SessionPlan& plan);
+
+// The driver spec of instance `index` (0-based) of `spec`: a driver whose resolved spec has a
+// `seed=N` gets `seed=N+index`, every other one the same spec (a recording replays as recorded).
+std::string instance_driver_spec(const std::string& spec, int index);
+
+// "pictor-out/<local time>-<name>" with the name cut to letters, digits and '-'.
+std::string default_session_dir(const std::string& name);
+
+}  // namespace pictor::runner
