@@ -33,6 +33,7 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "core/out_dir.h"
+#include "core/preload.h"
 #include "core/units.h"
 #include "core/progress.h"
 #include "report/frametime_graph.h"
@@ -274,7 +275,7 @@ RunResult run_session(const RunOptions& options) {
     spawn.env["DISPLAY"] = adapter->display();
     if (options.hook) {
       const char* preload = std::getenv("LD_PRELOAD");
-      spawn.env["LD_PRELOAD"] = hook_lib + (preload && *preload ? std::string(":") + preload : "");
+      spawn.env["LD_PRELOAD"] = preload_value(hook_lib + (preload && *preload ? std::string(":") + preload : ""));
       spawn.env["PICTOR_OUT"] = fs::absolute(dir).string();
       if (driver && options.marker) spawn.env["PICTOR_MARKER"] = "1";
       // The interposer is also a Vulkan layer: a private implicit-layer manifest (docs/vulkan.md).

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/preload.h"
 #include "helpers.h"
 #include "runner/process.h"
 #include "runner/xvfb.h"
@@ -59,7 +60,7 @@ TEST(Hook, ClosingTheDisplayWithATimedContextCurrentTouchesNoFreedMemory) {
   pictor::runner::SpawnOptions o;
   o.argv = {"valgrind", "--error-limit=no", "--num-callers=20", "--log-file=" + dir + "/valgrind.log",
             "glmark2", "-b", "build:duration=1.0", "--size", "160x90"};
-  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", PICTOR_HOOK_PATH}, {"PICTOR_OUT", dir}};
+  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)}, {"PICTOR_OUT", dir}};
   o.stdout_path = dir + "/app.log";
   o.stderr_path = dir + "/app.log";
   auto app = pictor::runner::Process::spawn(o);
@@ -81,7 +82,7 @@ TEST(Hook, SigkillLosesAtMost100ms) {
   auto xvfb = pictor::runner::Xvfb::start({640, 480});
   pictor::runner::SpawnOptions o;
   o.argv = {PICTOR_APP_BIN_PATH, "null", "--size", "640x480"};
-  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", PICTOR_HOOK_PATH}, {"PICTOR_OUT", dir}};
+  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)}, {"PICTOR_OUT", dir}};
   auto app = pictor::runner::Process::spawn(o);
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   ASSERT_TRUE(app.running());
@@ -104,7 +105,7 @@ TEST(Hook, AppWithoutPictorOutOnlyForwards) {
   auto xvfb = pictor::runner::Xvfb::start({320, 240});
   pictor::runner::SpawnOptions o;
   o.argv = {PICTOR_APP_BIN_PATH, "null", "--size", "320x240", "--duration", "0.5"};
-  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", PICTOR_HOOK_PATH}, {"PICTOR_OUT", ""}};
+  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)}, {"PICTOR_OUT", ""}};
   auto app = pictor::runner::Process::spawn(o);
   const auto st = app.wait_for(10);
   ASSERT_TRUE(st.has_value());

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/preload.h"
 #include "helpers.h"
 #include "runner/process.h"
 #include "runner/xvfb.h"
@@ -187,7 +188,7 @@ TEST(VkLayer, SigkillLosesAtMost100ms) {
   pictor::runner::SpawnOptions o;
   o.argv = {"vkcube", "--width", "320", "--height", "240"};
   o.env = {{"DISPLAY", xvfb->display()},
-           {"LD_PRELOAD", PICTOR_HOOK_PATH},
+           {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)},
            {"PICTOR_OUT", dir},
            {"XDG_DATA_DIRS", std::string(PICTOR_VK_LAYER_DIR) + ":/usr/local/share:/usr/share"}};
   o.stdout_path = dir + "/app.log";
@@ -234,7 +235,7 @@ TEST(VkLayer, DisableVariableTurnsTheLayerOff) {
   pictor::runner::SpawnOptions o;
   o.argv = {"vkcube", "--c", "30", "--width", "160", "--height", "120"};
   o.env = {{"DISPLAY", xvfb->display()},
-           {"LD_PRELOAD", PICTOR_HOOK_PATH},
+           {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)},
            {"PICTOR_OUT", dir},
            {"PICTOR_VULKAN_DISABLE", "1"},
            {"XDG_DATA_DIRS", std::string(PICTOR_VK_LAYER_DIR) + ":/usr/local/share:/usr/share"}};
