@@ -83,20 +83,11 @@ TEST(Hook, SigkillLosesAtMost100ms) {
   pictor::runner::SpawnOptions o;
   o.argv = {PICTOR_APP_BIN_PATH, "null", "--size", "640x480"};
   o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)}, {"PICTOR_OUT", dir}};
-  auto app = pictor::runner::Process::spawn(o);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-  ASSERT_TRUE(app.running());
-  const std::int64_t kill_ns = pictor::monotonic_ns();
-  ::kill(app.pid(), SIGKILL);
-  app.wait_for(-1);
-  const auto rows = read_csv_rows(dir + "/frames.csv");
-  ASSERT_GT(rows.size(), 10u);
-  // The last complete row: a kill can cut the final line.
-  std::int64_t last_swap = 0;
-  for (const auto& row : rows)
-    if (row.size() >= 9) last_swap = std::stoll(row[2]);
-  EXPECT_GE(last_swap, kill_ns - 100'000'000) << "more than 100 ms of frames lost";
-  EXPECT_LE(last_swap, kill_ns);
+  const KilledApp k = kill_mid_run(o, dir, 1500);
+  ASSERT_TRUE(k.running_at_kill);
+  ASSERT_GT(k.rows, 10u);
+  EXPECT_GE(k.last_frame_ns, k.kill_ns - 100'000'000) << "more than 100 ms of frames lost";
+  EXPECT_LE(k.last_frame_ns, k.kill_ns);
 }
 
 TEST(Hook, AppWithoutPictorOutOnlyForwards) {

@@ -193,19 +193,11 @@ TEST(VkLayer, SigkillLosesAtMost100ms) {
            {"XDG_DATA_DIRS", std::string(PICTOR_VK_LAYER_DIR) + ":/usr/local/share:/usr/share"}};
   o.stdout_path = dir + "/app.log";
   o.stderr_path = dir + "/app.log";
-  auto app = pictor::runner::Process::spawn(o);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
-  ASSERT_TRUE(app.running());
-  const std::int64_t kill_ns = pictor::monotonic_ns();
-  ::kill(app.pid(), SIGKILL);
-  app.wait_for(-1);
-  const auto rows = read_csv_rows(dir + "/frames.csv");
-  ASSERT_GT(rows.size(), 10u);
-  std::int64_t last_present = 0;
-  for (const auto& row : rows)
-    if (row.size() >= 9) last_present = std::stoll(row[2]);
-  EXPECT_GE(last_present, kill_ns - 100'000'000) << "more than 100 ms of frames lost";
-  EXPECT_LE(last_present, kill_ns);
+  const KilledApp k = kill_mid_run(o, dir, 2000);
+  ASSERT_TRUE(k.running_at_kill);
+  ASSERT_GT(k.rows, 10u);
+  EXPECT_GE(k.last_frame_ns, k.kill_ns - 100'000'000) << "more than 100 ms of frames lost";
+  EXPECT_LE(k.last_frame_ns, k.kill_ns);
 }
 
 TEST(VkLayer, WithoutThePreloadTheLoaderSkipsTheLayer) {
