@@ -11,6 +11,7 @@
 
 #include "analysis/csv.h"
 #include "analysis/rtt.h"
+#include "analysis/rtt_load.h"
 #include "analysis/session_schema.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -21,9 +22,6 @@ namespace pictor::analysis {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Every session file is read whole, so a device or a huge file is refused by name first.
-std::string read_text(const fs::path& path) { return files::read_input_file(path.string()); }
 
 bool is_comment(const CsvRow& row) {
   return !row.fields.empty() && !row.fields[0].empty() && row.fields[0][0] == '#';
@@ -54,9 +52,9 @@ struct Table {
   CsvReader reader;
   std::optional<CsvHeader> header;
 
-  Table(const fs::path& p, std::string_view name, int newest_schema)
-      : path(p.string()), text(read_text(p)), reader(text, path) {
-    check_declared_schema(path, name, newest_schema);
+  Table(std::string p, std::string file_text, const DeclaredSchemas& schemas, std::string_view name, int newest_schema)
+      : path(std::move(p)), text(std::move(file_text)), reader(text, path) {
+    schemas.check(path, name, newest_schema);
     CsvRow row;
     while (reader.next(row)) {
       if (is_comment(row)) {
@@ -103,8 +101,7 @@ std::string kind_field(const CsvRow& row, const CsvHeader& h, std::size_t c) {
   return k;
 }
 
-void load_sent(const fs::path& path, RttTimeline& t) {
-  Table tab(path, "client_inputs", 1);
+void load_sent(Table& tab, RttTimeline& t) {
   const CsvHeader& h = *tab.header;
   const auto c_tag = h.require("tag"), c_kind = h.require("kind"), c_detail = h.require("detail"),
              c_sent = h.require("sent_ns");
@@ -127,8 +124,7 @@ void load_sent(const fs::path& path, RttTimeline& t) {
   }
 }
 
-void load_reads(const fs::path& path, RttTimeline& t) {
-  Table tab(path, "inputs_read", 1);
+void load_reads(Table& tab, RttTimeline& t) {
   const CsvHeader& h = *tab.header;
   const auto c_tag = h.require("tag"), c_kind = h.require("kind"), c_detail = h.require("detail"),
              c_read = h.require("read_ns");
@@ -146,8 +142,7 @@ void load_reads(const fs::path& path, RttTimeline& t) {
   t.have_reads = true;
 }
 
-void load_frames(const fs::path& path, RttTimeline& t) {
-  Table tab(path, "frames", 1);
+void load_frames(Table& tab, RttTimeline& t) {
   const CsvHeader& h = *tab.header;
   const auto c_frame = h.require("frame"), c_swap = h.require("swap_ns");
   const auto c_ctx = h.find("ctx"), c_gpu = h.find("gpu_ms"), c_call = h.find("swap_call_ms");
@@ -186,8 +181,7 @@ void load_frames(const fs::path& path, RttTimeline& t) {
   t.have_frames = c_tag.has_value();
 }
 
-void load_seen(const fs::path& path, RttTimeline& t) {
-  Table tab(path, "client_frames", 1);
+void load_seen(Table& tab, RttTimeline& t) {
   const CsvHeader& h = *tab.header;
   const auto c_seen = h.require("seen_ns"), c_tag = h.require("tag"), c_frame = h.require("frame"),
              c_decode = h.require("decode_us");
@@ -206,8 +200,7 @@ void load_seen(const fs::path& path, RttTimeline& t) {
   }
 }
 
-void load_updates(const fs::path& path, RttTimeline& t) {
-  Table tab(path, "client_updates", 1);
+void load_updates(Table& tab, RttTimeline& t) {
   const CsvHeader& h = *tab.header;
   const auto c_update = h.require("update"), c_start = h.require("start_ns"), c_end = h.require("end_ns"),
              c_rects = h.require("rects"), c_bytes = h.require("bytes");
@@ -241,8 +234,7 @@ void load_updates(const fs::path& path, RttTimeline& t) {
   t.have_updates = true;
 }
 
-void load_proxy_events(const fs::path& path, RttTimeline& t) {
-  Table tab(path, "proxy_events", 1);
+void load_proxy_events(Table& tab, RttTimeline& t) {
   const CsvHeader& h = *tab.header;
   const auto c_kind = h.require("kind"), c_start = h.require("start_ns"), c_end = h.require("end_ns"),
              c_fd = h.require("fd"), c_bytes = h.require("bytes"), c_input = h.require("input"),
@@ -303,30 +295,44 @@ std::string opt_text(const std::optional<T>& v) {
 
 }  // namespace
 
-RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_client) {
+RttTimeline load_rtt_timeline(const SessionFileReader& read, const std::string& session_dir, bool require_client) {
   const fs::path dir(session_dir);
-  RttTimeline t;
-  for (const char* required : {"client_inputs.csv", "client_frames.csv"}) {
-    if (require_client && !fs::exists(dir / required)) {
-      throw UsageError((dir / required).string() +
-                       ": not found (the session ran without a Pictor client)");
-    }
+  std::optional<std::string> sent = read("client_inputs.csv"), seen = read("client_frames.csv");
+  if (require_client && (!sent || !seen)) {
+    throw UsageError((dir / (sent ? "client_frames.csv" : "client_inputs.csv")).string() +
+                     ": not found (the session ran without a Pictor client)");
   }
-  if (fs::exists(dir / "client_inputs.csv")) load_sent(dir / "client_inputs.csv", t);
-  if (fs::exists(dir / "client_frames.csv")) load_seen(dir / "client_frames.csv", t);
-  if (fs::exists(dir / "inputs_read.csv")) load_reads(dir / "inputs_read.csv", t);
-  if (fs::exists(dir / "client_updates.csv")) load_updates(dir / "client_updates.csv", t);
-  if (fs::exists(dir / "proxy_events.csv")) load_proxy_events(dir / "proxy_events.csv", t);
-  load_stream_files(session_dir, t);
-  if (fs::exists(dir / "frames.csv")) {
-    load_frames(dir / "frames.csv", t);
-  } else {
-    t.notes.push_back("frames.csv absent: response frames, AL, RD and AS unknown");
-  }
-  // Which renderer drew the frames: on a software one the swap call holds the rasterisation.
-  if (fs::exists(dir / "hook.json")) {
+  // run.json and proxy.json only declare schemas here: unreadable, they declare nothing.
+  auto declaring = [&](const char* name) -> std::optional<std::string> {
     try {
-      const auto j = nlohmann::json::parse(read_text(dir / "hook.json"));
+      return read(name);
+    } catch (const files::ReadError&) {
+      return std::nullopt;
+    }
+  };
+  const std::optional<std::string> run = declaring("run.json"), proxy = declaring("proxy.json"),
+                                   hook = read("hook.json");
+  const DeclaredSchemas schemas(run ? &*run : nullptr, hook ? &*hook : nullptr, proxy ? &*proxy : nullptr);
+  RttTimeline t;
+  // Each file is parsed while only its own text (and the two client files) is held.
+  auto load = [&](const char* file, std::optional<std::string> text, std::string_view name, auto&& loader) {
+    if (!text) return false;
+    Table tab((dir / file).string(), std::move(*text), schemas, name, 1);
+    loader(tab, t);
+    return true;
+  };
+  load("client_inputs.csv", std::move(sent), "client_inputs", load_sent);
+  load("client_frames.csv", std::move(seen), "client_frames", load_seen);
+  load("inputs_read.csv", read("inputs_read.csv"), "inputs_read", load_reads);
+  load("client_updates.csv", read("client_updates.csv"), "client_updates", load_updates);
+  load("proxy_events.csv", read("proxy_events.csv"), "proxy_events", load_proxy_events);
+  load_stream_files(session_dir, t);
+  if (!load("frames.csv", read("frames.csv"), "frames", load_frames))
+    t.notes.push_back("frames.csv absent: response frames, AL, RD and AS unknown");
+  // Which renderer drew the frames: on a software one the swap call holds the rasterisation.
+  if (hook) {
+    try {
+      const auto j = nlohmann::json::parse(*hook);
       if (j.is_object() && j.contains("gl_renderer") && j["gl_renderer"].is_string())
         t.gl_renderer = j["gl_renderer"].get<std::string>();
       if (j.is_object() && j.contains("api") && j["api"].is_string()) t.api = j["api"].get<std::string>();
@@ -335,6 +341,17 @@ RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_clien
     }
   }
   return t;
+}
+
+RttTimeline load_rtt_timeline(const std::string& session_dir, bool require_client) {
+  const fs::path dir(session_dir);
+  // Every session file is read whole, so a device or a huge file is refused by name first.
+  return load_rtt_timeline(
+      [&](const std::string& name) -> std::optional<std::string> {
+        if (!fs::exists(dir / name)) return std::nullopt;
+        return files::read_input_file((dir / name).string());
+      },
+      session_dir, require_client);
 }
 
 void write_inputs_csv(const std::string& path, std::span<const MatchedInput> inputs) {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "core/csv_files.h"
 #include "core/error.h"
@@ -15,12 +16,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-nlohmann::json read_json(const fs::path& path) {
+std::optional<std::string> read_json_text(const fs::path& path) {
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return nullptr;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
   std::ifstream in(path);
-  // A damaged JSON beside the file declares nothing; its own reader reports it.
-  return nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// A damaged JSON declares nothing; its own reader reports it.
+nlohmann::json parse_or_null(const std::string* text) {
+  return text ? nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false) : nullptr;
 }
 
 std::optional<int> schema_in(const nlohmann::json& files, const std::string& name) {
@@ -30,6 +35,14 @@ std::optional<int> schema_in(const nlohmann::json& files, const std::string& nam
   const auto schema = entry->find("schema");
   if (schema == entry->end() || !schema->is_number_integer()) return std::nullopt;
   return schema->get<int>();
+}
+
+// What the JSON files in the directory of `csv_path` declare.
+DeclaredSchemas schemas_beside(const fs::path& csv_path) {
+  const fs::path dir = csv_path.parent_path().empty() ? fs::path(".") : csv_path.parent_path();
+  const auto run = read_json_text(dir / "run.json"), hook = read_json_text(dir / "hook.json"),
+             proxy = read_json_text(dir / "proxy.json");
+  return DeclaredSchemas(run ? &*run : nullptr, hook ? &*hook : nullptr, proxy ? &*proxy : nullptr);
 }
 
 }  // namespace
@@ -45,30 +58,36 @@ nlohmann::json session_files_json(const std::string& session_dir) {
   return files;
 }
 
-std::optional<int> declared_schema(const std::string& csv_path) {
-  const fs::path path(csv_path);
-  const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-  const std::string name = path.filename().string();
-  const nlohmann::json run = read_json(dir / "run.json");
-  if (run.is_object() && run.contains("files"))
-    if (auto s = schema_in(run["files"], name)) return s;
-  const nlohmann::json hook = read_json(dir / "hook.json");
-  if (hook.is_object() && hook.contains("files"))
-    if (auto s = schema_in(hook["files"], name)) return s;
-  const nlohmann::json proxy = read_json(dir / "proxy.json");
-  const auto events = proxy.is_object() ? proxy.find("events_file") : proxy.end();
-  if (proxy.is_object() && events != proxy.end() && events->is_string() && events->get<std::string>() == name) {
-    const auto s = proxy.find("events_schema");
-    if (s != proxy.end() && s->is_number_integer()) return s->get<int>();
+DeclaredSchemas::DeclaredSchemas(const std::string* run_json, const std::string* hook_json,
+                                 const std::string* proxy_json)
+    : run_(parse_or_null(run_json)), hook_(parse_or_null(hook_json)), proxy_(parse_or_null(proxy_json)) {}
+
+std::optional<int> DeclaredSchemas::of(const std::string& name) const {
+  if (run_.is_object() && run_.contains("files"))
+    if (auto s = schema_in(run_["files"], name)) return s;
+  if (hook_.is_object() && hook_.contains("files"))
+    if (auto s = schema_in(hook_["files"], name)) return s;
+  const auto events = proxy_.is_object() ? proxy_.find("events_file") : proxy_.end();
+  if (proxy_.is_object() && events != proxy_.end() && events->is_string() && events->get<std::string>() == name) {
+    const auto s = proxy_.find("events_schema");
+    if (s != proxy_.end() && s->is_number_integer()) return s->get<int>();
   }
   return std::nullopt;
 }
 
-void check_declared_schema(const std::string& csv_path, std::string_view what, int newest) {
-  const std::optional<int> schema = declared_schema(csv_path);
+void DeclaredSchemas::check(const std::string& csv_path, std::string_view what, int newest) const {
+  const std::optional<int> schema = of(fs::path(csv_path).filename().string());
   if (schema && *schema > newest)
     throw UsageError(fmt::format("{}: {} schema {} is newer than this Pictor reads ({})", csv_path, what, *schema,
                                  newest));
+}
+
+std::optional<int> declared_schema(const std::string& csv_path) {
+  return schemas_beside(csv_path).of(fs::path(csv_path).filename().string());
+}
+
+void check_declared_schema(const std::string& csv_path, std::string_view what, int newest) {
+  schemas_beside(csv_path).check(csv_path, what, newest);
 }
 
 }  // namespace pictor::analysis

@@ -14,8 +14,23 @@ namespace pictor::analysis {
 // Pictor knows (core/csv_files.h), including a second process's NAME.PID.csv.
 nlohmann::json session_files_json(const std::string& session_dir);
 
-// The version declared for the CSV at `csv_path` by the JSON files in its directory, if any
-// (unreadable or absent JSON declares nothing: the columns are read by name).
+// The versions a session's JSON files (run.json, hook.json, proxy.json) declare for its CSVs,
+// from their texts (nullptr: the session has no such file; unreadable JSON declares nothing: the
+// columns are read by name). Parsed once for all the CSVs of a session.
+class DeclaredSchemas {
+ public:
+  DeclaredSchemas(const std::string* run_json, const std::string* hook_json, const std::string* proxy_json);
+  // The version declared for the CSV named `csv_name` (e.g. "frames.csv"), if any.
+  std::optional<int> of(const std::string& csv_name) const;
+  // Throws UsageError "<csv_path>: <what> schema N is newer than this Pictor reads (M)" when a
+  // newer version than `newest` is declared for the file `csv_path` names.
+  void check(const std::string& csv_path, std::string_view what, int newest) const;
+
+ private:
+  nlohmann::json run_, hook_, proxy_;
+};
+
+// The version declared for the CSV at `csv_path` by the JSON files in its directory, if any.
 std::optional<int> declared_schema(const std::string& csv_path);
 
 // Throws UsageError "<path>: <what> schema N is newer than this Pictor reads (M)" when the

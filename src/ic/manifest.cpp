@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 
 #include "core/error.h"
 
@@ -48,11 +52,27 @@ nlohmann::json manifest_json(const ModelManifest& m) {
 
 namespace {
 
+// A whole number within int's range: nlohmann's get<int>() converts any number, and a float
+// beyond int's range (3e10) is undefined behaviour there.
+bool is_int(const nlohmann::json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT_MAX);
+  if (!v.is_number_integer()) return false;
+  const std::int64_t x = v.get<std::int64_t>();
+  return x >= INT_MIN && x <= INT_MAX;
+}
+
 template <typename T>
 T get(const nlohmann::json& j, const char* key, const std::string& path) {
   if (!j.is_object() || !j.contains(key)) throw UsageError(fmt::format("{}: missing '{}'", path, key));
+  const nlohmann::json& v = j.at(key);
+  if constexpr (std::is_same_v<T, int>) {
+    if (!is_int(v)) throw UsageError(fmt::format("{}: '{}' must be a whole number in int's range", path, key));
+  } else if constexpr (std::is_same_v<T, std::vector<int>>) {
+    if (v.is_array() && !std::all_of(v.begin(), v.end(), is_int))
+      throw UsageError(fmt::format("{}: '{}' must list whole numbers in int's range", path, key));
+  }
   try {
-    return j.at(key).get<T>();
+    return v.get<T>();
   } catch (const nlohmann::json::exception&) {
     throw UsageError(fmt::format("{}: '{}' has the wrong type", path, key));
   }

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "analysis/csv.h"
@@ -28,26 +30,30 @@ std::string read_text(const std::string& path) { return files::read_file(path); 
 
 void write_text(const std::string& path, const std::string& text) { files::write_file(path, text); }
 
-// Reads a Pictor CSV whose first line is its header row, or (older files) `comment` and then the
-// header.
-struct CsvFile {
-  std::string text;
-  std::unique_ptr<analysis::CsvReader> reader;
-  std::unique_ptr<analysis::CsvHeader> header;
-};
-
-CsvFile open_csv(const std::string& path, std::string_view comment) {
-  CsvFile f;
-  f.text = read_text(path);
-  f.reader = std::make_unique<analysis::CsvReader>(f.text, path);
+// The one reader of a recording's CSVs (frames.csv, inputs.csv), through the project's CSV
+// reader: the first line is the header row, or (older files) `comment` and then the header;
+// `columns` are required in it. Each data row becomes one T: parse(row, header, c, rows so far),
+// c[i] the position of columns[i]. A row cut short at the end of the file (a recorder killed
+// mid-row) is left out.
+template <class T, std::size_t N, class Parse>
+std::vector<T> read_rec_csv(const std::string& path, std::string_view comment,
+                            const std::array<std::string_view, N>& columns, Parse parse) {
+  const std::string text = read_text(path);
+  analysis::CsvReader reader(text, path);
   analysis::CsvRow row;
-  if (!f.reader->next(row)) analysis::fail_at(path, 1, "missing header line");
+  if (!reader.next(row)) analysis::fail_at(path, 1, "missing header line");
   if (!row.fields.empty() && !row.fields[0].empty() && row.fields[0][0] == '#') {
     if (row.fields[0] != comment) analysis::fail_at(path, row.line, fmt::format("expected first line '{}'", comment));
-    if (!f.reader->next(row)) analysis::fail_at(path, 2, "missing header line");
+    if (!reader.next(row)) analysis::fail_at(path, 2, "missing header line");
   }
-  f.header = std::make_unique<analysis::CsvHeader>(row, path);
-  return f;
+  const analysis::CsvHeader header(row, path);
+  std::array<std::size_t, N> c{};
+  for (std::size_t i = 0; i < N; ++i) c[i] = header.require(columns[i]);
+  std::vector<T> out;
+  std::vector<std::string> notes;
+  while (reader.next(row))
+    if (analysis::check_row_width(row, header, notes)) out.push_back(parse(row, header, c, out));
+  return out;
 }
 
 std::optional<std::uint64_t> optional_u64(const analysis::CsvRow& row, const analysis::CsvHeader& h,
@@ -169,30 +175,24 @@ void write_rec_frames(const std::string& path, const std::vector<RecFrame>& fram
 }
 
 std::vector<RecFrame> read_rec_frames(const std::string& path) {
-  CsvFile f = open_csv(path, kFramesComment);
-  const auto& h = *f.header;
-  const std::size_t c_index = h.require("index"), c_seen = h.require("seen_ns"), c_frame = h.require("app_frame"),
-                    c_tag = h.require("tag"), c_file = h.require("file");
-  std::vector<RecFrame> frames;
-  std::vector<std::string> notes;
-  analysis::CsvRow row;
-  while (f.reader->next(row)) {
-    if (!analysis::check_row_width(row, h, notes)) continue;
-    RecFrame r;
-    const std::int64_t index = analysis::field_int64(row, h, c_index);
-    if (index != static_cast<std::int64_t>(frames.size()))
-      analysis::fail_at(path, row.line, fmt::format("index {} out of order (expected {})", index, frames.size()));
-    r.index = frames.size();
-    r.seen_ns = analysis::field_int64(row, h, c_seen);
-    if (!frames.empty() && r.seen_ns < frames.back().seen_ns)
-      analysis::fail_at(path, row.line, "seen_ns goes back in time");
-    r.app_frame = optional_u64(row, h, c_frame);
-    r.tag = optional_u64(row, h, c_tag);
-    r.file = row.fields[c_file];
-    if (r.file.empty()) analysis::fail_at(path, row.line, "column 'file' is empty");
-    frames.push_back(std::move(r));
-  }
-  return frames;
+  enum { kIndex, kSeen, kFrame, kTag, kFile };
+  return read_rec_csv<RecFrame>(
+      path, kFramesComment, std::array<std::string_view, 5>{"index", "seen_ns", "app_frame", "tag", "file"},
+      [&](const analysis::CsvRow& row, const analysis::CsvHeader& h, const auto& c, const std::vector<RecFrame>& frames) {
+        RecFrame r;
+        const std::int64_t index = analysis::field_int64(row, h, c[kIndex]);
+        if (index != static_cast<std::int64_t>(frames.size()))
+          analysis::fail_at(path, row.line, fmt::format("index {} out of order (expected {})", index, frames.size()));
+        r.index = frames.size();
+        r.seen_ns = analysis::field_int64(row, h, c[kSeen]);
+        if (!frames.empty() && r.seen_ns < frames.back().seen_ns)
+          analysis::fail_at(path, row.line, "seen_ns goes back in time");
+        r.app_frame = optional_u64(row, h, c[kFrame]);
+        r.tag = optional_u64(row, h, c[kTag]);
+        r.file = row.fields[c[kFile]];
+        if (r.file.empty()) analysis::fail_at(path, row.line, "column 'file' is empty");
+        return r;
+      });
 }
 
 void write_rec_inputs(const std::string& path, const std::vector<RecInput>& inputs) {
@@ -207,43 +207,37 @@ void write_rec_inputs(const std::string& path, const std::vector<RecInput>& inpu
 }
 
 std::vector<RecInput> read_rec_inputs(const std::string& path) {
-  CsvFile f = open_csv(path, kInputsComment);
-  const auto& h = *f.header;
-  const std::size_t c_t = h.require("t_ns"), c_kind = h.require("kind"), c_code = h.require("code"),
-                    c_x = h.require("x"), c_y = h.require("y");
-  std::vector<RecInput> inputs;
-  std::vector<std::string> notes;
-  analysis::CsvRow row;
-  while (f.reader->next(row)) {
-    if (!analysis::check_row_width(row, h, notes)) continue;
-    RecInput r;
-    r.t_ns = analysis::field_int64(row, h, c_t);
-    if (!inputs.empty() && r.t_ns < inputs.back().t_ns) analysis::fail_at(path, row.line, "t_ns goes back in time");
-    const auto kind = drivers::parse_input_kind(row.fields[c_kind]);
-    if (!kind) analysis::fail_at(path, row.line, fmt::format("unknown input kind '{}'", row.fields[c_kind]));
-    r.input.kind = *kind;
-    const std::string& code = row.fields[c_code];
-    if (drivers::is_tracked(*kind)) {
-      drivers::InputCode ic;
-      try {
-        ic = drivers::parse_input_code(code);
-      } catch (const UsageError& e) {
-        analysis::fail_at(path, row.line, e.what());
-      }
-      if (ic.button == drivers::is_key(*kind))
-        analysis::fail_at(path, row.line, fmt::format("code '{}' does not fit kind '{}'", code, row.fields[c_kind]));
-      r.input.code = ic.code;
-    } else if (!code.empty()) {
-      analysis::fail_at(path, row.line, "pointer_motion takes no code");
-    }
-    r.input.x = optional_int(row, h, c_x);
-    r.input.y = optional_int(row, h, c_y);
-    if ((r.input.x < 0) != (r.input.y < 0)) analysis::fail_at(path, row.line, "x and y must both be given or both empty");
-    if (*kind == drivers::InputKind::pointer_motion && r.input.x < 0)
-      analysis::fail_at(path, row.line, "pointer_motion needs x and y");
-    inputs.push_back(r);
-  }
-  return inputs;
+  enum { kT, kKind, kCode, kX, kY };
+  return read_rec_csv<RecInput>(
+      path, kInputsComment, std::array<std::string_view, 5>{"t_ns", "kind", "code", "x", "y"},
+      [&](const analysis::CsvRow& row, const analysis::CsvHeader& h, const auto& c, const std::vector<RecInput>& inputs) {
+        RecInput r;
+        r.t_ns = analysis::field_int64(row, h, c[kT]);
+        if (!inputs.empty() && r.t_ns < inputs.back().t_ns) analysis::fail_at(path, row.line, "t_ns goes back in time");
+        const auto kind = drivers::parse_input_kind(row.fields[c[kKind]]);
+        if (!kind) analysis::fail_at(path, row.line, fmt::format("unknown input kind '{}'", row.fields[c[kKind]]));
+        r.input.kind = *kind;
+        const std::string& code = row.fields[c[kCode]];
+        if (drivers::is_tracked(*kind)) {
+          drivers::InputCode ic;
+          try {
+            ic = drivers::parse_input_code(code);
+          } catch (const UsageError& e) {
+            analysis::fail_at(path, row.line, e.what());
+          }
+          if (ic.button == drivers::is_key(*kind))
+            analysis::fail_at(path, row.line, fmt::format("code '{}' does not fit kind '{}'", code, row.fields[c[kKind]]));
+          r.input.code = ic.code;
+        } else if (!code.empty()) {
+          analysis::fail_at(path, row.line, "pointer_motion takes no code");
+        }
+        r.input.x = optional_int(row, h, c[kX]);
+        r.input.y = optional_int(row, h, c[kY]);
+        if ((r.input.x < 0) != (r.input.y < 0)) analysis::fail_at(path, row.line, "x and y must both be given or both empty");
+        if (*kind == drivers::InputKind::pointer_motion && r.input.x < 0)
+          analysis::fail_at(path, row.line, "pointer_motion needs x and y");
+        return r;
+      });
 }
 
 Recording read_recording(const std::string& dir) {

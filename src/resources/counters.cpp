@@ -26,6 +26,17 @@ const std::string& pfm_ready() {
   return failure;
 }
 
+// libpfm4's perf_event encoding of `event` counted at the privilege levels `plm`, into `attr`
+// (zeroed first): PFM_SUCCESS or libpfm4's error.
+int encode_event(const char* event, int plm, perf_event_attr& attr) {
+  std::memset(&attr, 0, sizeof attr);
+  pfm_perf_encode_arg_t arg;
+  std::memset(&arg, 0, sizeof arg);
+  arg.attr = &attr;
+  arg.size = sizeof arg;
+  return pfm_get_os_event_encoding(event, plm, PFM_OS_PERF_EVENT, &arg);
+}
+
 const char* errno_name(int e) {
   switch (e) {
     case ENOENT: return "ENOENT";
@@ -87,15 +98,8 @@ ProcessCounters ProcessCounters::open(pid_t pid, const std::vector<pid_t>& tids)
   for (const CounterEvent& ev : kCounterEvents) {
     Event e;
     e.name = ev.name;
-    perf_event_attr attr;
-    std::memset(&attr, 0, sizeof attr);
-    pfm_perf_encode_arg_t arg;
-    std::memset(&arg, 0, sizeof arg);
-    arg.attr = &attr;
-    arg.size = sizeof arg;
-    const int r = pfm_failure.empty()
-                      ? pfm_get_os_event_encoding(ev.pfm_name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg)
-                      : PFM_ERR_NOINIT;
+    perf_event_attr attr{};
+    const int r = pfm_failure.empty() ? encode_event(ev.pfm_name, PFM_PLM0 | PFM_PLM3, attr) : PFM_ERR_NOINIT;
     if (r != PFM_SUCCESS) {
       e.unavailable = "unavailable: " + (pfm_failure.empty() ? fmt::format("libpfm4 cannot encode {}: {}", ev.pfm_name,
                                                                            pfm_strerror(r))
@@ -139,13 +143,8 @@ ProcessCounters ProcessCounters::open(pid_t pid, const std::vector<pid_t>& tids)
   if (!pfm_ready().empty()) {
     td.unavailable = "unavailable: " + pfm_ready();
   } else {
-    perf_event_attr attr;
-    std::memset(&attr, 0, sizeof attr);
-    pfm_perf_encode_arg_t arg;
-    std::memset(&arg, 0, sizeof arg);
-    arg.attr = &attr;
-    arg.size = sizeof arg;
-    const int r = pfm_get_os_event_encoding("TOPDOWN:SLOTS", PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+    perf_event_attr attr{};
+    const int r = encode_event("TOPDOWN:SLOTS", PFM_PLM3, attr);
     td.unavailable = r == PFM_SUCCESS
                          ? "unavailable: the CPU has top-down events (TOPDOWN:SLOTS) but this version does not read the "
                            "kernel's slots-led metric group"

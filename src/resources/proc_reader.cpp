@@ -27,6 +27,25 @@ std::vector<pid_t> numeric_entries(const std::string& dir) {
   return out;
 }
 
+// The stat and status under ROOT/BASE, and a process's io; nullopt when the stat is unreadable
+// or cut short. A thread's status holds its process's RSS and thread count: left empty.
+std::optional<ProcessReading> reading(const ProcFs& proc, const std::string& base, bool thread) {
+  const auto stat_text = proc.read(base + "/stat");
+  if (!stat_text) return std::nullopt;
+  const auto stat = parse_pid_stat(*stat_text);
+  if (!stat) return std::nullopt;
+  ProcessReading r;
+  r.stat = *stat;
+  if (const auto s = proc.read(base + "/status")) r.status = parse_pid_status(*s);
+  if (thread) {
+    r.status.rss_kb.reset();
+    r.status.threads.reset();
+  } else if (const auto s = proc.read(base + "/io")) {
+    r.io = parse_pid_io(*s);
+  }
+  return r;
+}
+
 }  // namespace
 
 ProcFs::ProcFs(std::string root) : root_(std::move(root)) {}
@@ -59,32 +78,11 @@ std::optional<std::string> ProcFs::read(const std::string& relative) const {
 }
 
 std::optional<ProcessReading> ProcFs::process(pid_t pid) const {
-  const std::string base = std::to_string(pid);
-  const auto stat_text = read(base + "/stat");
-  if (!stat_text) return std::nullopt;
-  const auto stat = parse_pid_stat(*stat_text);
-  if (!stat) return std::nullopt;
-  ProcessReading r;
-  r.stat = *stat;
-  if (const auto s = read(base + "/status")) r.status = parse_pid_status(*s);
-  if (const auto s = read(base + "/io")) r.io = parse_pid_io(*s);
-  return r;
+  return reading(*this, std::to_string(pid), /*thread=*/false);
 }
 
 std::optional<ProcessReading> ProcFs::thread(pid_t pid, pid_t tid) const {
-  const std::string base = std::to_string(pid) + "/task/" + std::to_string(tid);
-  const auto stat_text = read(base + "/stat");
-  if (!stat_text) return std::nullopt;
-  const auto stat = parse_pid_stat(*stat_text);
-  if (!stat) return std::nullopt;
-  ProcessReading r;
-  r.stat = *stat;
-  if (const auto s = read(base + "/status")) {
-    r.status = parse_pid_status(*s);
-    r.status.rss_kb.reset();   // the process's, not the thread's
-    r.status.threads.reset();
-  }
-  return r;
+  return reading(*this, std::to_string(pid) + "/task/" + std::to_string(tid), /*thread=*/true);
 }
 
 std::vector<pid_t> ProcFs::threads(pid_t pid) const { return numeric_entries(root_ + "/" + std::to_string(pid) + "/task"); }

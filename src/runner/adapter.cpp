@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "core/preload.h"
 #include "runner/process.h"
 #include "runner/stream_adapter.h"
 #include "stream/stream_options.h"
@@ -108,7 +109,7 @@ std::map<std::string, std::string> proxy_env(const AdapterOptions& o, const std:
   std::map<std::string, std::string> env;
   if (o.proxy_hook.empty()) return env;
   const char* preload = std::getenv("LD_PRELOAD");
-  env["LD_PRELOAD"] = o.proxy_hook + (preload && *preload ? std::string(":") + preload : "");
+  env["LD_PRELOAD"] = preload_value(o.proxy_hook + (preload && *preload ? std::string(":") + preload : ""));
   env["PICTOR_OUT"] = fs::absolute(o.out_dir).string();
   env["PICTOR_PROXY"] = proxy;
   env["PICTOR_PROXY_PORT"] = std::to_string(port);

@@ -11,6 +11,7 @@
 #include "client/x_connection.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/preload.h"
 #include "core/time_text.h"
 #include "net/netem.h"
 #include "net/relay.h"
@@ -64,7 +65,7 @@ SpawnOptions Stack::app_spawn() const {
   spawn.env["DISPLAY"] = adapter_->display();
   if (plan_.options.hook) {
     const char* preload = std::getenv("LD_PRELOAD");
-    spawn.env["LD_PRELOAD"] = plan_.hook_lib + (preload && *preload ? std::string(":") + preload : "");
+    spawn.env["LD_PRELOAD"] = preload_value(plan_.hook_lib + (preload && *preload ? std::string(":") + preload : ""));
     spawn.env["PICTOR_OUT"] = fs::absolute(dir_).string();
     if (plan_.driver && plan_.options.marker) spawn.env["PICTOR_MARKER"] = "1";
     // The interposer is also a Vulkan layer: a private implicit-layer manifest (docs/vulkan.md).

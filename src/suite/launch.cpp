@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "core/preload.h"
 #include "runner/install_paths.h"
 #include "runner/process.h"
 
@@ -279,7 +280,7 @@ int launch(const LaunchOptions& o) {
     preload = o.home_shim + (preload.empty() ? "" : ":" + preload);
     spawn.env["PICTOR_PRIVATE_HOME"] = o.home;
   }
-  spawn.env["LD_PRELOAD"] = preload;  // empty unsets
+  spawn.env["LD_PRELOAD"] = preload_value(preload);  // empty unsets
   nlohmann::json record{{"schema", 1},
                         {"profile", p.name},
                         {"profile_file", p.source},

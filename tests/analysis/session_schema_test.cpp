@@ -3,8 +3,12 @@
 // older form with a "# pictor NAME schema N" line first.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <optional>
+
 #include "analysis/load.h"
 #include "analysis/rtt.h"
+#include "analysis/rtt_load.h"
 #include "analysis/session_schema.h"
 #include "core/error.h"
 #include "test_files.h"
@@ -65,6 +69,30 @@ TEST(SessionSchema, RunJsonListsEveryKnownCsvWithItsSchema) {
   const nlohmann::json files = session_files_json(dir.path());
   EXPECT_EQ(files, nlohmann::json::parse(R"({"frames.csv": {"schema": 1}, "frames.4242.csv": {"schema": 1},
                                              "inputs.csv": {"schema": 1}})"));
+}
+
+TEST(SessionSchema, FilesFromMemoryAreReadByTheDirectorysRules) {
+  // load_rtt_timeline through a SessionFileReader (the fuzz target's way in) applies the same
+  // rules as from a directory: schemas declared beside the files, required client files.
+  std::map<std::string, std::string> files = {
+      {"client_inputs.csv", "tag,kind,detail,sent_ns,name\n"},
+      {"client_frames.csv", "seen_ns,tag,frame,decode_us,capture_us\n"},
+      {"run.json", R"({"files": {"client_inputs.csv": {"schema": 2}}})"}};
+  const SessionFileReader read = [&](const std::string& name) -> std::optional<std::string> {
+    const auto f = files.find(name);
+    return f == files.end() ? std::nullopt : std::optional<std::string>(f->second);
+  };
+  EXPECT_EQ(test::usage_error_of([&] { load_rtt_timeline(read, "S", true); }),
+            "S/client_inputs.csv: client_inputs schema 2 is newer than this Pictor reads (1)");
+  files.erase("run.json");
+  files["frames.csv"] = kFramesHeader + kFrameRows;
+  const RttTimeline t = load_rtt_timeline(read, "S", true);
+  EXPECT_EQ(t.frames.size(), 3u);
+  EXPECT_TRUE(t.have_frames);
+  files.erase("client_frames.csv");
+  EXPECT_EQ(test::usage_error_of([&] { load_rtt_timeline(read, "S", true); }),
+            "S/client_frames.csv: not found (the session ran without a Pictor client)");
+  EXPECT_TRUE(load_rtt_timeline(read, "S", false).seen.empty());
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ inline std::vector<ScriptedInput> script_for(const std::string& game) {
 // Runs a game from its seed with the script up to `end_step` and returns its state log.
 inline std::string run_script(const std::string& game, std::uint64_t seed, const std::vector<ScriptedInput>& script,
                               std::int64_t end_step, float detail = 1.0f) {
-  std::ostringstream out;
+  std::string out;
   game::GameSetup setup;
   setup.seed = seed;
   setup.detail = detail;
@@ -68,7 +68,7 @@ inline std::string run_script(const std::string& game, std::uint64_t seed, const
     run.step();
   }
   run.finish();
-  return out.str();
+  return out;
 }
 
 // The last row of a state log, split into cells.

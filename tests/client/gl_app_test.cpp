@@ -13,6 +13,7 @@
 
 #include "analysis/rtt.h"
 #include "client/local_client.h"
+#include "core/preload.h"
 #include "drivers/driver.h"
 #include "test_display.h"
 
@@ -28,7 +29,7 @@ pid_t spawn_app(const std::string& display, const std::string& out, const std::s
   std::vector<std::string> env_text;
   for (char** e = environ; *e; ++e) env_text.emplace_back(*e);
   env_text.push_back("DISPLAY=" + display);
-  env_text.push_back(std::string("LD_PRELOAD=") + PICTOR_HOOK_PATH);
+  env_text.push_back("LD_PRELOAD=" + pictor::preload_value(PICTOR_HOOK_PATH));
   env_text.push_back("PICTOR_OUT=" + out);
   env_text.push_back("PICTOR_MARKER=1");
   std::vector<char*> env;

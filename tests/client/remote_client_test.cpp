@@ -16,6 +16,7 @@
 #include "client/remote_client.h"
 #include "client/x_connection.h"
 #include "core/error.h"
+#include "core/preload.h"
 #include "drivers/driver.h"
 #include "remote_test_servers.h"
 #include "test_display.h"
@@ -74,7 +75,7 @@ struct RunResult {
 RunResult run_app(const std::string& display, int port, const Dir& dir, int quality,
                   double seconds, const std::string& scene = "latency") {
   test::ChildProcess app({PICTOR_APP_BIN, scene, "--size", "640x360"},
-                         {"DISPLAY=" + display, std::string("LD_PRELOAD=") + PICTOR_HOOK_PATH,
+                         {"DISPLAY=" + display, "LD_PRELOAD=" + pictor::preload_value(PICTOR_HOOK_PATH),
                           "PICTOR_OUT=" + dir.path.string(), "PICTOR_MARKER=1"},
                          (dir.path / "app.log").string());
   // The window in framebuffer coordinates: the VNC framebuffer is the X screen.
@@ -248,7 +249,7 @@ struct OffScreenApp {
   WindowInfo window;
   OffScreenApp(const std::string& display, const Dir& dir)
       : app({PICTOR_APP_BIN, "latency", "--size", "320x240"},
-            {"DISPLAY=" + display, std::string("LD_PRELOAD=") + PICTOR_HOOK_PATH, "PICTOR_OUT=" + dir.path.string(),
+            {"DISPLAY=" + display, "LD_PRELOAD=" + pictor::preload_value(PICTOR_HOOK_PATH), "PICTOR_OUT=" + dir.path.string(),
              "PICTOR_MARKER=1"},
             (dir.path / "app.log").string()) {
     auto x = XConnection::open(display);

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/preload.h"
 #include "runner/process.h"
 #include "runner/xvfb.h"
 
@@ -86,7 +87,7 @@ bool wait_for_text(const fs::path& log, const std::string& text, double seconds)
 }
 
 std::map<std::string, std::string> preload_env(const fs::path& out, const char* proxy, int port) {
-  return {{"LD_PRELOAD", PICTOR_PROXYHOOK_PATH},
+  return {{"LD_PRELOAD", pictor::preload_value(PICTOR_PROXYHOOK_PATH)},
           {"PICTOR_OUT", out.string()},
           {"PICTOR_PROXY", proxy},
           {"PICTOR_PROXY_PORT", std::to_string(port)}};

@@ -4,10 +4,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
+#include "core/clock.h"
 #include "runner/process.h"
 
 namespace pictor::test {
@@ -79,5 +82,21 @@ std::vector<std::vector<std::string>> read_csv_rows(const std::string& path) {
 }
 
 bool process_alive(int pid) { return pid > 0 && ::kill(pid, 0) == 0; }
+
+KilledApp kill_mid_run(const runner::SpawnOptions& o, const std::string& dir, int run_ms) {
+  KilledApp k;
+  auto app = runner::Process::spawn(o);
+  std::this_thread::sleep_for(std::chrono::milliseconds(run_ms));
+  k.running_at_kill = app.running();
+  if (!k.running_at_kill) return k;
+  k.kill_ns = monotonic_ns();
+  ::kill(app.pid(), SIGKILL);
+  app.wait_for(-1);
+  const auto rows = read_csv_rows(dir + "/frames.csv");
+  k.rows = rows.size();
+  for (const auto& row : rows)
+    if (row.size() >= 9) k.last_frame_ns = std::stoll(row[2]);
+  return k;
+}
 
 }  // namespace pictor::test

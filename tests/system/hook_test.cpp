@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/preload.h"
 #include "helpers.h"
 #include "runner/process.h"
 #include "runner/xvfb.h"
@@ -59,7 +60,7 @@ TEST(Hook, ClosingTheDisplayWithATimedContextCurrentTouchesNoFreedMemory) {
   pictor::runner::SpawnOptions o;
   o.argv = {"valgrind", "--error-limit=no", "--num-callers=20", "--log-file=" + dir + "/valgrind.log",
             "glmark2", "-b", "build:duration=1.0", "--size", "160x90"};
-  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", PICTOR_HOOK_PATH}, {"PICTOR_OUT", dir}};
+  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)}, {"PICTOR_OUT", dir}};
   o.stdout_path = dir + "/app.log";
   o.stderr_path = dir + "/app.log";
   auto app = pictor::runner::Process::spawn(o);
@@ -81,21 +82,12 @@ TEST(Hook, SigkillLosesAtMost100ms) {
   auto xvfb = pictor::runner::Xvfb::start({640, 480});
   pictor::runner::SpawnOptions o;
   o.argv = {PICTOR_APP_BIN_PATH, "null", "--size", "640x480"};
-  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", PICTOR_HOOK_PATH}, {"PICTOR_OUT", dir}};
-  auto app = pictor::runner::Process::spawn(o);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-  ASSERT_TRUE(app.running());
-  const std::int64_t kill_ns = pictor::monotonic_ns();
-  ::kill(app.pid(), SIGKILL);
-  app.wait_for(-1);
-  const auto rows = read_csv_rows(dir + "/frames.csv");
-  ASSERT_GT(rows.size(), 10u);
-  // The last complete row: a kill can cut the final line.
-  std::int64_t last_swap = 0;
-  for (const auto& row : rows)
-    if (row.size() >= 9) last_swap = std::stoll(row[2]);
-  EXPECT_GE(last_swap, kill_ns - 100'000'000) << "more than 100 ms of frames lost";
-  EXPECT_LE(last_swap, kill_ns);
+  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)}, {"PICTOR_OUT", dir}};
+  const KilledApp k = kill_mid_run(o, dir, 1500);
+  ASSERT_TRUE(k.running_at_kill);
+  ASSERT_GT(k.rows, 10u);
+  EXPECT_GE(k.last_frame_ns, k.kill_ns - 100'000'000) << "more than 100 ms of frames lost";
+  EXPECT_LE(k.last_frame_ns, k.kill_ns);
 }
 
 TEST(Hook, AppWithoutPictorOutOnlyForwards) {
@@ -104,7 +96,7 @@ TEST(Hook, AppWithoutPictorOutOnlyForwards) {
   auto xvfb = pictor::runner::Xvfb::start({320, 240});
   pictor::runner::SpawnOptions o;
   o.argv = {PICTOR_APP_BIN_PATH, "null", "--size", "320x240", "--duration", "0.5"};
-  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", PICTOR_HOOK_PATH}, {"PICTOR_OUT", ""}};
+  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)}, {"PICTOR_OUT", ""}};
   auto app = pictor::runner::Process::spawn(o);
   const auto st = app.wait_for(10);
   ASSERT_TRUE(st.has_value());

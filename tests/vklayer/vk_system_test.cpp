@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/preload.h"
 #include "helpers.h"
 #include "runner/process.h"
 #include "runner/xvfb.h"
@@ -187,24 +188,16 @@ TEST(VkLayer, SigkillLosesAtMost100ms) {
   pictor::runner::SpawnOptions o;
   o.argv = {"vkcube", "--width", "320", "--height", "240"};
   o.env = {{"DISPLAY", xvfb->display()},
-           {"LD_PRELOAD", PICTOR_HOOK_PATH},
+           {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)},
            {"PICTOR_OUT", dir},
            {"XDG_DATA_DIRS", std::string(PICTOR_VK_LAYER_DIR) + ":/usr/local/share:/usr/share"}};
   o.stdout_path = dir + "/app.log";
   o.stderr_path = dir + "/app.log";
-  auto app = pictor::runner::Process::spawn(o);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
-  ASSERT_TRUE(app.running());
-  const std::int64_t kill_ns = pictor::monotonic_ns();
-  ::kill(app.pid(), SIGKILL);
-  app.wait_for(-1);
-  const auto rows = read_csv_rows(dir + "/frames.csv");
-  ASSERT_GT(rows.size(), 10u);
-  std::int64_t last_present = 0;
-  for (const auto& row : rows)
-    if (row.size() >= 9) last_present = std::stoll(row[2]);
-  EXPECT_GE(last_present, kill_ns - 100'000'000) << "more than 100 ms of frames lost";
-  EXPECT_LE(last_present, kill_ns);
+  const KilledApp k = kill_mid_run(o, dir, 2000);
+  ASSERT_TRUE(k.running_at_kill);
+  ASSERT_GT(k.rows, 10u);
+  EXPECT_GE(k.last_frame_ns, k.kill_ns - 100'000'000) << "more than 100 ms of frames lost";
+  EXPECT_LE(k.last_frame_ns, k.kill_ns);
 }
 
 TEST(VkLayer, WithoutThePreloadTheLoaderSkipsTheLayer) {
@@ -234,7 +227,7 @@ TEST(VkLayer, DisableVariableTurnsTheLayerOff) {
   pictor::runner::SpawnOptions o;
   o.argv = {"vkcube", "--c", "30", "--width", "160", "--height", "120"};
   o.env = {{"DISPLAY", xvfb->display()},
-           {"LD_PRELOAD", PICTOR_HOOK_PATH},
+           {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)},
            {"PICTOR_OUT", dir},
            {"PICTOR_VULKAN_DISABLE", "1"},
            {"XDG_DATA_DIRS", std::string(PICTOR_VK_LAYER_DIR) + ":/usr/local/share:/usr/share"}};

@@ -23,14 +23,15 @@ void GameScene::setup(const apps::SceneContext& context) {
   setup_.width = context.size.width;
   setup_.height = context.size.height;
   const std::string state = context.options.text("state");
+  std::unique_ptr<GameSim> sim = definition_.make_sim(setup_);
   if (!state.empty()) {
     std::error_code ec;
     if (const auto parent = std::filesystem::path(state).parent_path(); !parent.empty())
       std::filesystem::create_directories(parent, ec);
-    state_file_.open(state, std::ios::trunc);
-    if (!state_file_) throw RunError("cannot write the state log '" + state + "'");
+    // A RunError "cannot create PATH: …" when it cannot be written.
+    state_file_ = files::RowFile::create(state, state_log_header(*sim));
   }
-  run_ = std::make_unique<GameRun>(definition_.make_sim(setup_), state.empty() ? nullptr : &state_file_);
+  run_ = std::make_unique<GameRun>(std::move(sim), state.empty() ? nullptr : &state_file_);
   const std::string truth = context.options.text("truth");
   if (!truth.empty())
     truth_ = std::make_unique<TruthWriter>(truth, run_->sim().classes(), setup_.width, setup_.height,

@@ -2,7 +2,6 @@
 // steps from the frame clock, inputs applied the moment they are read, the game's view drawn,
 // and the state log and ground truth written on request.
 #pragma once
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -11,6 +10,7 @@
 #include "apps/game/state_log.h"
 #include "apps/game/truth_writer.h"
 #include "apps/scene.h"
+#include "core/files.h"
 
 namespace pictor::game {
 
@@ -46,7 +46,7 @@ class GameScene final : public apps::Scene {
  private:
   GameDefinition definition_;
   GameSetup setup_;
-  std::ofstream state_file_;
+  files::RowFile state_file_;
   std::unique_ptr<GameRun> run_;
   std::unique_ptr<GameView> view_;
   std::unique_ptr<TruthWriter> truth_;

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <istream>
-#include <ostream>
 #include <sstream>
 
 #include "analysis/csv.h"
@@ -126,20 +125,33 @@ platform::InputEvent parse_input_text(const std::string& text) {
   return e;
 }
 
-GameRun::GameRun(std::unique_ptr<GameSim> sim, std::ostream* log) : sim_(std::move(sim)), log_(log) {
-  if (log_) {
-    *log_ << csv_files::kStateLog.header;
-    for (const auto& c : sim_->state_columns()) *log_ << ',' << c;
-    *log_ << '\n';
-  }
+std::string state_log_header(const GameSim& sim) {
+  std::string header(csv_files::kStateLog.header);
+  for (const auto& c : sim.state_columns()) (header += ',') += c;
+  return header;
+}
+
+GameRun::GameRun(std::unique_ptr<GameSim> sim, files::RowFile* log) : GameRun(std::move(sim), log, nullptr) {}
+
+GameRun::GameRun(std::unique_ptr<GameSim> sim, std::string* log) : GameRun(std::move(sim), nullptr, log) {}
+
+GameRun::GameRun(std::unique_ptr<GameSim> sim, files::RowFile* file, std::string* text)
+    : sim_(std::move(sim)), file_(file), log_(file ? &file->rows() : text) {
+  // A file has its header row from RowFile::create; the text gets it here.
+  if (text) (*text += state_log_header(*sim_)) += '\n';
   row("start", setup_text(*sim_));
 }
 
 void GameRun::row(const char* kind, const std::string& detail) {
   if (!log_) return;
-  *log_ << steps_ << ',' << kind << ',' << detail;
-  for (const auto& v : sim_->state_values()) *log_ << ',' << v;
-  *log_ << '\n';
+  ((*log_ += std::to_string(steps_)) += ',') += kind;
+  (*log_ += ',') += detail;
+  for (const auto& v : sim_->state_values()) (*log_ += ',') += v;
+  *log_ += '\n';
+}
+
+void GameRun::flush() {
+  if (file_) file_->flush();
 }
 
 void GameRun::input(const platform::InputEvent& event) {
@@ -155,13 +167,13 @@ void GameRun::step() {
   if (steps_ % kTickSteps == 0) {
     row("tick", "");
     // Once a second, so a killed game leaves its log up to the last second.
-    if (log_) log_->flush();
+    flush();
   }
 }
 
 void GameRun::finish() {
   row("end", "");
-  if (log_) log_->flush();
+  flush();
 }
 
 StateLog parse_state_log(std::istream& in, const std::string& name) {
@@ -241,7 +253,7 @@ StateLog parse_state_log(std::istream& in, const std::string& name) {
 }
 
 std::string replay_state_log(const StateLog& log) {
-  std::ostringstream out;
+  std::string out;
   GameRun run(make_game_sim(log.game, log.setup), &out);
   const std::int64_t end = log.end_step >= 0 ? log.end_step : (log.inputs.empty() ? 0 : log.inputs.back().step);
   std::size_t next = 0;
@@ -251,7 +263,7 @@ std::string replay_state_log(const StateLog& log) {
     run.step();
   }
   if (log.end_step >= 0) run.finish();
-  return out.str();
+  return out;
 }
 
 }  // namespace pictor::game

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "apps/game/game_sim.h"
+#include "core/files.h"
 
 namespace pictor::game {
 
@@ -17,12 +18,18 @@ std::string input_text(const platform::InputEvent& event);
 // The inverse; throws pictor::UsageError naming the text on a malformed event.
 platform::InputEvent parse_input_text(const std::string& text);
 
-// Drives one game simulation and writes its state log (to `log`, which may be null).
+// The state log's header row (without its line end): the fixed columns, then the game's state.
+std::string state_log_header(const GameSim& sim);
+
+// Drives one game simulation and writes its state log: to a file through files::RowFile (created
+// with state_log_header as its header row; rows flushed every second of game time and at the
+// end), or in memory to a string (the header row first). Either may be null: no log.
 class GameRun {
  public:
   static constexpr int kTickSteps = 60;  // a "tick" row every second of game time
 
-  GameRun(std::unique_ptr<GameSim> sim, std::ostream* log);
+  GameRun(std::unique_ptr<GameSim> sim, files::RowFile* log);
+  GameRun(std::unique_ptr<GameSim> sim, std::string* log);
   void input(const platform::InputEvent& event);
   void step();
   void finish();  // the "end" row; call once
@@ -31,10 +38,13 @@ class GameRun {
   const GameSim& sim() const { return *sim_; }
 
  private:
+  GameRun(std::unique_ptr<GameSim> sim, files::RowFile* file, std::string* text);
   void row(const char* kind, const std::string& detail);
+  void flush();
 
   std::unique_ptr<GameSim> sim_;
-  std::ostream* log_;
+  files::RowFile* file_;
+  std::string* log_;  // the rows not yet written: the file's buffer, or the text
   std::int64_t steps_ = 0;
 };
 
