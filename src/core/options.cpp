@@ -126,7 +126,12 @@ std::string expectation(const Option& o) {
                                                                       : "an integer in [0, " + std::to_string(o.count_max) + "]";
     case Type::number: return bounded(o) ? "a number in " + range_text(o) : "a number";
     case Type::flag: return "on or off";
-    case Type::duration: return "a duration in " + range_text(o) + " (e.g. 20ms, 1.5s)";
+    case Type::duration:
+      // The longest duration Pictor takes is no bound worth naming.
+      if (o.max >= kMaxDurationS)
+        return o.min > 0 ? "a duration of at least " + format_duration(o.min) + " (e.g. 20ms, 1.5s)"
+                         : "a duration (e.g. 20ms, 1.5s)";
+      return "a duration in " + range_text(o) + " (e.g. 20ms, 1.5s)";
     case Type::size: return "a size WxH (e.g. 1280x720)";
     case Type::bit_rate: return "a positive rate in bit, kbit, mbit or gbit (e.g. 50mbit)";
     case Type::share: return "a share in [0%, 100%] (e.g. 0.5% or 0.005)";
@@ -239,7 +244,7 @@ Values resolve(const OptionSet& set, const Items& items) {
   v.leading_ = items.leading;
   for (const auto& o : set.options) {
     Values::Entry& e = v.entries_[o.name];
-    e.option = &o;
+    e.option = o;
     if (o.default_text) {
       e.text = *o.default_text;
       if (e.text.empty() && o.type != Type::text) throw std::logic_error(set.owner + ": empty default for " + o.name);
@@ -252,7 +257,7 @@ Values resolve(const OptionSet& set, const Items& items) {
     if (it == v.entries_.end())
       throw UsageError(set.owner + " has no option '" + name + "' (options: " + names(set) + ")");
     Values::Entry& e = it->second;
-    const Option& o = *e.option;
+    const Option& o = e.option;
     if ((text.empty() && o.type != Type::text) || !read_value(o, text, e))
       throw UsageError(set.owner + ": " + name + "=" + text + " is not " + expectation(o) +
                        (o.help.empty() ? "" : " (" + o.help + ")"));
@@ -317,7 +322,7 @@ const Values::Entry& Values::entry(std::string_view name) const {
 
 const Values::Entry& Values::entry(std::string_view name, Type type) const {
   const Entry& e = entry(name);
-  if (e.option->type != type) throw std::logic_error("option '" + std::string(name) + "' read as another type");
+  if (e.option.type != type) throw std::logic_error("option '" + std::string(name) + "' read as another type");
   if (!e.set) throw std::logic_error("option '" + std::string(name) + "' read while unset");
   return e;
 }
@@ -339,7 +344,7 @@ std::size_t Values::choice(std::string_view name) const { return entry(name, Typ
 
 double Values::number(std::string_view name) const {
   const Entry& e = entry(name);
-  const Type t = e.option->type;
+  const Type t = e.option.type;
   if (t != Type::number && t != Type::duration && t != Type::bit_rate && t != Type::share)
     throw std::logic_error("option '" + std::string(name) + "' is not a number");
   if (!e.set) throw std::logic_error("option '" + std::string(name) + "' read while unset");

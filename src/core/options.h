@@ -127,9 +127,10 @@ class Values {
 
  private:
   friend Values resolve(const OptionSet& set, const Items& items);
-  // One option's value; the field of its type holds it once `set`.
+  // One option's declaration (a copy: values outlive the set they were parsed with) and its
+  // value; the field of its type holds it once `set`.
   struct Entry {
-    const Option* option = nullptr;
+    Option option;
     bool set = false, given = false;
     std::string text;
     std::int64_t integer = 0;

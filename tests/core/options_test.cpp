@@ -90,6 +90,9 @@ TEST(CoreOptions, BadValuesNameTheOptionTheTypeAndTheRange) {
   EXPECT_EQ(error_of(sample(), "hold=6s"),
             "thing 'demo': hold=6s is not a duration in [0 s, 5 s] (e.g. 20ms, 1.5s) (press to release)");
   EXPECT_NE(error_of(sample(), "hold=fast").find("hold=fast is not a duration"), std::string::npos);
+  // The longest duration Pictor takes is not named as a bound.
+  EXPECT_EQ(expectation(duration("d", "")), "a duration (e.g. 20ms, 1.5s)");
+  EXPECT_EQ(expectation(duration("d", "").within(1e-3, kMaxDurationS)), "a duration of at least 1 ms (e.g. 20ms, 1.5s)");
   EXPECT_NE(error_of(sample(), "window=big").find("window=big is not a size WxH"), std::string::npos);
   EXPECT_NE(error_of(sample(), "rate=50mb").find("rate=50mb is not a positive rate"), std::string::npos);
   EXPECT_NE(error_of(sample(), "rate=0mbit").find("rate=0mbit is not a positive rate"), std::string::npos);
