@@ -156,7 +156,9 @@ std::pair<std::string, std::string_view> split_name(std::string_view spec) {
 Items split(const OptionSet& set, std::string_view args) {
   Items items;
   if (set.leading) {
-    const auto comma = args.find(',');
+    // To the first ',' where ',' separates (the value may hold ':'), else to the first separator.
+    const bool comma_separates = set.separators.find(',') != std::string::npos;
+    const auto comma = comma_separates ? args.find(',') : args.find_first_of(set.separators);
     items.leading = std::string(args.substr(0, comma));
     if (items.leading.empty())
       throw UsageError(set.owner + ": " + *set.leading + " comes first (" + *set.leading + "[,option=value...])");

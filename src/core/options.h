@@ -81,7 +81,8 @@ struct OptionSet {
   // The characters between NAME=VALUE items (scenes and drivers: ':' or ','; --net: ',').
   std::string separators = ":,";
   // A first item that is no NAME=VALUE but a value of its own ("replay:REC,timeout=2s"): its
-  // placeholder for help and messages ("REC"); it runs to the first ',' (it may hold ':' and '/').
+  // placeholder for help and messages ("REC"); it runs to the first ',' (it may hold ':' and '/'),
+  // or to the first separator where ',' is none.
   std::optional<std::string> leading;
   std::string leading_help;  // what the leading value is, for help
 
