@@ -21,10 +21,17 @@ void add_record(CLI::App& app, Context& ctx);
 void add_train(CLI::App& app, Context& ctx);
 void add_ic(CLI::App& app, Context& ctx);
 void add_compare(CLI::App& app, Context& ctx);
+void add_list(CLI::App& app, Context& ctx);
+
+// Help lines of the spec-taking flags, generated from the declarations (list.cpp); call them
+// after register_drivers().
+std::string driver_flag_help();
+std::string net_flag_help();
 
 // Registers the input drivers that live outside pictor::drivers (the intelligent client's:
 // reference, human, the baselines, and `ic:MODEL`, which needs libtorch) with
-// drivers::register_driver; called once at start, before any subcommand runs. In ic.cpp.
+// drivers::register_driver; called once at start, before the subcommands are added (their help
+// lists the drivers). In ic.cpp.
 void register_drivers();
 
 }  // namespace pictor::cli
