@@ -36,14 +36,7 @@ int main(int argc, char** argv) {
 
   try {
     if (list || spec_text.empty()) {
-      for (const auto& info : apps::scene_registry()) {
-        std::printf("%-10s %s\n", info.name.c_str(), info.description.c_str());
-        for (const auto& opt : info.make()->options())
-          std::printf("    %s=%s  %s\n", opt.name.c_str(), opt.default_value.c_str(), opt.description.c_str());
-      }
-      std::printf("every scene also takes:\n");
-      for (const auto& opt : apps::common_scene_options())
-        std::printf("    %s=%s  %s\n", opt.name.c_str(), opt.default_value.c_str(), opt.description.c_str());
+      std::fputs(apps::describe_scenes().c_str(), stdout);
       return spec_text.empty() && !list ? 2 : 0;
     }
     const apps::SceneSpec spec = apps::parse_scene_spec(spec_text);

@@ -36,10 +36,17 @@ void record_in_db(const DbArgs& args, const std::string& dir, bool quiet, const 
 // item that names an existing file or directory stays as it is.
 std::string resolve_db_side(const std::string& side, const std::string& location);
 void add_colocate(CLI::App& app, Context& ctx);
+void add_list(CLI::App& app, Context& ctx);
+
+// Help lines of the spec-taking flags, generated from the declarations (list.cpp); call them
+// after register_drivers().
+std::string driver_flag_help();
+std::string net_flag_help();
 
 // Registers the input drivers that live outside pictor::drivers (the intelligent client's:
 // reference, human, the baselines, and `ic:MODEL`, which needs libtorch) with
-// drivers::register_driver; called once at start, before any subcommand runs. In ic.cpp.
+// drivers::register_driver; called once at start, before the subcommands are added (their help
+// lists the drivers). In ic.cpp.
 void register_drivers();
 
 }  // namespace pictor::cli

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "drivers/driver.h"
+#include "ic/act_modes.h"
 #include "ic/drivers.h"
 #include "ic/ic_eval.h"
 #include "ic/recording.h"
@@ -18,15 +19,18 @@ namespace pictor::cli {
 
 void register_drivers() {
   ic::register_drivers();
+  drivers::DriverInfo info{"ic", "the intelligent client: detects objects on each frame, an LSTM policy decides",
+                           ic::ic_driver_option_set(), nullptr};
 #ifdef PICTOR_HAVE_IC_TORCH
-  drivers::register_driver("ic", [](std::string_view args, std::string_view spec) {
-    return ic::make_ic_driver(ic::parse_ic_driver_args(args, spec));
-  });
+  info.make = [](const options::Values& values, std::string_view) {
+    return ic::make_ic_driver(ic::ic_driver_options(values));
+  };
 #else
-  drivers::register_driver("ic", [](std::string_view, std::string_view) -> std::unique_ptr<drivers::Driver> {
+  info.make = [](const options::Values&, std::string_view) -> std::unique_ptr<drivers::Driver> {
     throw UsageError("driver 'ic': this pictor was built without libtorch");
-  });
+  };
 #endif
+  drivers::register_driver(std::move(info));
 }
 
 namespace {
@@ -93,7 +97,7 @@ void add_ic(CLI::App& app, Context& ctx) {
   eval->add_option("-d,--duration", args->duration, "length of each session")->capture_default_str();
   eval->add_option("-s,--size", args->size, "window size WxH")->capture_default_str();
   eval->add_option("--adapter", args->adapter, "display/proxy stack")->capture_default_str();
-  eval->add_option("--net", args->net, "emulated network (delay=20ms,...)");
+  eval->add_option("--net", args->net, net_flag_help());
   eval->add_option("--seed", args->seed, "seed of the reference player when it runs as a driver")->capture_default_str();
   eval->add_option("-o,--out", args->out, "directory for the sessions and ic_eval.json (default pictor-out/ic-eval, numbered if taken)");
   eval->add_flag("--force", args->force, "--out holds earlier results: delete its contents and write there");

@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "pictor 0.1.0");
   pictor::cli::Context ctx;
   app.add_flag("-q,--quiet", ctx.quiet, "Print no progress on stderr");
+  pictor::cli::register_drivers();
   pictor::cli::add_run(app, ctx);
   pictor::cli::add_analyze(app, ctx);
   pictor::cli::add_graph(app, ctx);
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
   pictor::cli::add_compare(app, ctx);
   pictor::cli::add_db(app, ctx);
   pictor::cli::add_colocate(app, ctx);
-  pictor::cli::register_drivers();
+  pictor::cli::add_list(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

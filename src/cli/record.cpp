@@ -63,7 +63,7 @@ void add_record(CLI::App& app, Context& ctx) {
   cmd->add_option("-s,--size", args->size, "window size WxH")->capture_default_str();
   cmd->add_option("--frame-size", args->frame_size, "size of the recorded frames WxH")->capture_default_str();
   cmd->add_option("--adapter", args->adapter, "display/proxy stack: local, xvnc, x11vnc")->capture_default_str();
-  cmd->add_option("--net", args->net, "emulated network (delay=20ms,rate=50mbit)");
+  cmd->add_option("--net", args->net, net_flag_help());
   cmd->add_option("--seed", args->seed, "the reference player's seed")->capture_default_str();
   cmd->add_option("-o,--out", args->out, "recording directory REC (created)")->required();
   cmd->add_flag("--force", args->force, "REC holds earlier results: delete its contents and record there");

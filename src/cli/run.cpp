@@ -106,9 +106,7 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_flag("--force", args->force, "--out holds an earlier session: delete its contents and write there");
   cmd->add_flag("--json", args->json, "print summary.json instead of the table");
   cmd->add_flag("--no-hook", args->no_hook, "run without the interposer (nothing is recorded)");
-  cmd->add_option("--driver", args->driver,
-                  "send inputs and track each to its frame: scripted[:rate=HZ,keys=K1|K2,seed=N], replay:REC, "
-                  "gated-replay:REC, slow-motion:REC, reference:game=G, ic:MODEL");
+  cmd->add_option("--driver", args->driver, driver_flag_help());
   cmd->add_flag("--no-marker", args->no_marker,
                 "with --driver: do not draw the tag marker (RTT becomes unknown; for overhead runs)");
   cmd->add_option("--adapter", args->adapter,
@@ -116,8 +114,7 @@ void add_run(CLI::App& app, Context& ctx) {
                   "over RTP, GStreamer); the VNC adapters connect Pictor's RFB client")
       ->check(CLI::IsMember(runner::adapter_names()))
       ->capture_default_str();
-  cmd->add_option("--net", args->net,
-                  "emulated network between client and proxy, per direction: delay=20ms,jitter=5ms,loss=0.5%,rate=50mbit");
+  cmd->add_option("--net", args->net, net_flag_help());
   cmd->add_option("--net-backend", args->net_backend,
                   "how --net is emulated: relay (user-space TCP relay, no privileges) or netem (kernel qdisc on "
                   "loopback; needs sch_netem and root)")

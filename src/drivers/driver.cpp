@@ -15,63 +15,50 @@ std::mutex& registry_mutex() {
   return m;
 }
 
-std::map<std::string, DriverFactory>& registry() {
-  static std::map<std::string, DriverFactory> r;
+std::map<std::string, DriverInfo>& registry() {
+  static std::map<std::string, DriverInfo> r;
   return r;
+}
+
+DriverInfo scripted_info() {
+  return {"scripted", "seeded taps of keys and buttons at a mean rate (reproducible)", scripted_option_set(),
+          [](const options::Values& values, std::string_view) {
+            return std::make_unique<ScriptedDriver>(scripted_options(values));
+          }};
 }
 
 }  // namespace
 
-void register_driver(const std::string& name, DriverFactory factory) {
+void register_driver(DriverInfo info) {
   std::lock_guard lock(registry_mutex());
-  registry()[name] = std::move(factory);
+  const std::string name = info.name;
+  registry().insert_or_assign(name, std::move(info));
 }
 
-// "NAME[:k=v[,k=v...]]": the same shape as built-in scene specs, ':' or ',' between options.
-std::map<std::string, std::string> parse_driver_options(std::string_view text, std::string_view spec) {
-  std::map<std::string, std::string> options;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t end = text.find_first_of(":,", pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view item = text.substr(pos, end - pos);
-    if (!item.empty()) {
-      const auto eq = item.find('=');
-      if (eq == std::string_view::npos || eq == 0) {
-        throw UsageError("driver '" + std::string(spec) + "': option '" + std::string(item) +
-                         "' is not NAME=VALUE");
-      }
-      const std::string name(item.substr(0, eq));
-      if (!options.emplace(name, std::string(item.substr(eq + 1))).second) {
-        throw UsageError("driver '" + std::string(spec) + "': option '" + name + "' given twice");
-      }
-    }
-    pos = end + 1;
+std::vector<DriverInfo> driver_infos() {
+  std::vector<DriverInfo> infos;
+  std::lock_guard lock(registry_mutex());
+  if (!registry().contains("scripted")) infos.push_back(scripted_info());
+  for (const auto& [name, info] : registry()) {
+    if (name == "scripted") infos.insert(infos.begin(), info);
+    else infos.push_back(info);
   }
-  return options;
+  return infos;
 }
 
 std::vector<std::string> driver_names() {
-  std::vector<std::string> names{"scripted"};
-  std::lock_guard lock(registry_mutex());
-  for (const auto& [name, factory] : registry())
-    if (name != "scripted") names.push_back(name);
+  std::vector<std::string> names;
+  for (const auto& info : driver_infos()) names.push_back(info.name);
   return names;
 }
 
 std::unique_ptr<Driver> make_driver(std::string_view spec) {
-  const auto colon = spec.find(':');
-  const std::string name(spec.substr(0, colon));
-  const std::string_view args = colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1);
-  DriverFactory factory;
-  {
-    std::lock_guard lock(registry_mutex());
-    if (const auto it = registry().find(name); it != registry().end()) factory = it->second;
-  }
-  if (factory) return factory(args, spec);
-  if (name == "scripted") return std::make_unique<ScriptedDriver>(parse_scripted_options(parse_driver_options(args, spec)));
+  const auto [name, args] = options::split_name(spec);
   std::string known;
-  for (const auto& n : driver_names()) known += (known.empty() ? "" : ", ") + n;
+  for (const auto& info : driver_infos()) {
+    if (info.name == name) return info.make(options::parse(info.options, args), spec);
+    known += (known.empty() ? "" : ", ") + info.name;
+  }
   throw UsageError("unknown driver '" + name + "' (known: " + known + ")");
 }
 

@@ -5,13 +5,13 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/options.h"
 #include "drivers/input.h"
 #include "tag/marker_decode.h"
 
@@ -72,21 +72,29 @@ class Driver {
   virtual nlohmann::json report() const { return nullptr; }
 };
 
-// Builds a driver from its spec, "NAME[:ARGS]". Built in: scripted. Others register themselves
-// (register_driver). Throws UsageError naming the bad part.
+// Builds a driver from its spec, "NAME[:OPTIONS]": the options are parsed against the driver's
+// declarations (core/options.h) before its factory runs. Built in: scripted. Others register
+// themselves (register_driver). Throws UsageError naming the bad part.
 std::unique_ptr<Driver> make_driver(std::string_view spec);
 
-// Names make_driver() knows, for --help.
+// A factory gets the options already checked against the declarations and the whole spec (for
+// messages).
+using DriverFactory = std::function<std::unique_ptr<Driver>(const options::Values& values, std::string_view spec)>;
+
+// A driver as data: its name, one line on what it does, its options and its factory.
+struct DriverInfo {
+  std::string name;
+  std::string summary;
+  options::OptionSet options;  // owner "driver 'NAME'"
+  DriverFactory make;
+};
+
+// Every driver make_driver() knows, scripted first, for --help and `pictor list`.
+std::vector<DriverInfo> driver_infos();
 std::vector<std::string> driver_names();
 
-// A factory gets the text after "NAME:" (empty when there is none) and the whole spec (for
-// messages). Areas that cannot be linked into pictor::drivers (the intelligent client links
-// libtorch) register theirs at program start; a second registration of a name replaces the first.
-using DriverFactory = std::function<std::unique_ptr<Driver>(std::string_view args, std::string_view spec)>;
-void register_driver(const std::string& name, DriverFactory factory);
-
-// "k=v[,k=v...]" (':' also separates) into a map, for factories whose options have that shape.
-// Throws UsageError naming `spec` for an item that is not NAME=VALUE or a name given twice.
-std::map<std::string, std::string> parse_driver_options(std::string_view args, std::string_view spec);
+// Areas that cannot be linked into pictor::drivers (the intelligent client links libtorch)
+// register theirs at program start; a second registration of a name replaces the first.
+void register_driver(DriverInfo info);
 
 }  // namespace pictor::drivers

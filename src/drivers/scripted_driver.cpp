@@ -3,24 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 #include "core/error.h"
-#include "core/units.h"
 
 namespace pictor::drivers {
 
 namespace {
-
-double parse_positive(const std::string& name, const std::string& text) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v <= 0) {
-    throw UsageError(fmt::format("scripted driver: {}='{}' is not a positive number", name, text));
-  }
-  return v;
-}
 
 // Keys are listed with '|' or '+' ("space|Left", "space+Left"): ',' and ':' already separate the
 // driver's options, and no X keysym name contains '|' or '+' (they are "bar" and "plus").
@@ -37,7 +26,7 @@ std::vector<std::string> split_keys(const std::string& text) {
   }
   keys.push_back(current);
   for (const auto& k : keys) {
-    if (k.empty()) throw UsageError("scripted driver: keys='" + text + "' has an empty entry");
+    if (k.empty()) throw UsageError("driver 'scripted': keys='" + text + "' has an empty entry");
   }
   return keys;
 }
@@ -50,53 +39,52 @@ std::string join_keys(const std::vector<std::string>& keys) {
 
 }  // namespace
 
-ScriptedOptions parse_scripted_options(const std::map<std::string, std::string>& options) {
+const options::OptionSet& scripted_option_set() {
+  static const options::OptionSet set(
+      "driver 'scripted'",
+      {options::number("rate", "taps a second, on average")
+           .within(ScriptedDriver::kMinRateHz, ScriptedDriver::kMaxRateHz)
+           .or_default("5"),
+       options::text("keys", "the keys and buttons it taps, '|' or '+' between (space|Left|button1)")
+           .or_default("space|Left|Right"),
+       options::count("seed", "the generator's seed: the same seed, the same taps").or_default("1"),
+       options::duration("hold", "press to release (default: a quarter of the mean tap period)")});
+  return set;
+}
+
+ScriptedOptions scripted_options(const options::Values& values) {
   ScriptedOptions o;
-  for (const auto& [name, value] : options) {
-    if (name == "rate") {
-      o.rate_hz = parse_positive(name, value);
-    } else if (name == "keys") {
-      o.keys = split_keys(value);
-    } else if (name == "seed") {
-      std::uint64_t seed = 0;
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seed);
-      if (ec != std::errc() || end != value.data() + value.size()) {
-        throw UsageError("scripted driver: seed='" + value + "' is not a non-negative integer");
-      }
-      o.seed = seed;
-    } else if (name == "hold") {
-      o.hold_s = parse_duration_s(value);
-    } else {
-      throw UsageError("scripted driver: unknown option '" + name +
-                       "' (known: rate=HZ, keys=K1|K2|..., seed=N, hold=DURATION)");
-    }
-  }
+  o.rate_hz = values.number("rate");
+  o.keys = split_keys(values.text("keys"));
+  o.seed = values.count("seed");
+  o.hold_s = values.optional_number("hold");
   return o;
 }
 
 ScriptedDriver::ScriptedDriver(ScriptedOptions options)
     : options_(std::move(options)), rng_(options_.seed) {
   if (!(options_.rate_hz >= kMinRateHz) || options_.rate_hz > kMaxRateHz) {
-    throw UsageError(fmt::format("scripted driver: rate={} Hz is outside {}..{} Hz", options_.rate_hz,
+    throw UsageError(fmt::format("driver 'scripted': rate={} Hz is outside {}..{} Hz", options_.rate_hz,
                                  kMinRateHz, kMaxRateHz));
   }
-  if (options_.keys.empty()) throw UsageError("scripted driver: keys= lists no key");
+  if (options_.keys.empty()) throw UsageError("driver 'scripted': keys= lists no key");
   for (const auto& k : options_.keys) codes_.push_back(parse_input_code(k));
   const double period_s = 1.0 / options_.rate_hz;
-  if (options_.hold_s < 0) options_.hold_s = period_s / 4;
+  if (!options_.hold_s) options_.hold_s = period_s / 4;
   // The release must come before the earliest next tap, so taps never overlap.
-  if (!(options_.hold_s > 0) || options_.hold_s >= kMinGapShare * period_s) {
+  const double hold_s = *options_.hold_s;
+  if (!(hold_s > 0) || hold_s >= kMinGapShare * period_s) {
     throw UsageError(fmt::format(
-        "scripted driver: hold={:g}ms must be above 0 and below {:g}ms (half the mean tap period at "
+        "driver 'scripted': hold={:g}ms must be above 0 and below {:g}ms (half the mean tap period at "
         "rate={:g})",
-        options_.hold_s * 1e3, kMinGapShare * period_s * 1e3, options_.rate_hz));
+        hold_s * 1e3, kMinGapShare * period_s * 1e3, options_.rate_hz));
   }
-  hold_ns_ = static_cast<std::int64_t>(std::llround(options_.hold_s * 1e9));
+  hold_ns_ = static_cast<std::int64_t>(std::llround(hold_s * 1e9));
 }
 
 std::string ScriptedDriver::spec() const {
   return fmt::format("scripted:rate={:g},keys={},seed={},hold={:g}ms", options_.rate_hz,
-                     join_keys(options_.keys), options_.seed, options_.hold_s * 1e3);
+                     join_keys(options_.keys), options_.seed, *options_.hold_s * 1e3);
 }
 
 std::uint64_t ScriptedDriver::draw_below(std::uint64_t n) {

@@ -2,7 +2,7 @@
 // drawn from a list. Reproducible: the same seed and options give the same inputs at the same offsets.
 #pragma once
 #include <cstdint>
-#include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,12 +15,14 @@ struct ScriptedOptions {
   double rate_hz = 5.0;      // taps per second on average
   std::vector<std::string> keys = {"space", "Left", "Right"};
   std::uint64_t seed = 1;
-  double hold_s = -1;        // press → release; < 0: a quarter of the mean tap period
+  std::optional<double> hold_s;  // press → release; nullopt: a quarter of the mean tap period
 };
 
-// Parses the option part of "scripted:rate=10,keys=a|b,seed=3,hold=20ms" (given as a map).
-// Throws UsageError for unknown options and bad values.
-ScriptedOptions parse_scripted_options(const std::map<std::string, std::string>& options);
+// The options of "scripted:rate=10,keys=a|b,seed=3,hold=20ms", declared (core/options.h).
+const options::OptionSet& scripted_option_set();
+// The values parse() read against scripted_option_set(). Throws UsageError for a key list with an
+// empty entry.
+ScriptedOptions scripted_options(const options::Values& values);
 
 class ScriptedDriver : public Driver {
  public:

@@ -3,13 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 
 #include "analysis/rtt.h"
 #include "core/error.h"
-#include "core/units.h"
 
 namespace pictor::ic {
 
@@ -132,94 +130,92 @@ void SlowMotionDriver::add_report(nlohmann::json& r) const {
 
 namespace {
 
-// "REC[,k=v...]": the recording directory, then options.
-struct ReplayArgs {
-  Recording rec;
-  std::map<std::string, std::string> options;
-};
-
-ReplayArgs parse_replay_args(std::string_view args, std::string_view spec) {
-  const auto comma = args.find(',');
-  const std::string dir(args.substr(0, comma));
-  if (dir.empty()) throw UsageError(fmt::format("driver '{}': give the recording directory (NAME:REC)", spec));
-  ReplayArgs a;
-  if (comma != std::string_view::npos) a.options = drivers::parse_driver_options(args.substr(comma + 1), spec);
-  a.rec = read_recording(dir);
-  if (a.rec.inputs.empty()) throw UsageError(fmt::format("driver '{}': {} has no inputs to replay", spec, dir));
-  return a;
+// The recording named first in the spec ("replay:REC,..."), with something to replay.
+Recording recording_of(const options::Values& values, std::string_view spec) {
+  Recording rec = read_recording(values.leading());
+  if (rec.inputs.empty())
+    throw UsageError(fmt::format("driver '{}': {} has no inputs to replay", spec, values.leading()));
+  return rec;
 }
 
-void reject_unknown(const std::map<std::string, std::string>& options, std::initializer_list<std::string_view> known,
-                    std::string_view spec) {
-  for (const auto& [name, value] : options)
-    if (std::find(known.begin(), known.end(), name) == known.end())
-      throw UsageError(fmt::format("driver '{}': unknown option '{}'", spec, name));
-}
+std::int64_t ns(double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1e9)); }
 
-std::int64_t timeout_option(const std::map<std::string, std::string>& o, std::int64_t fallback) {
-  const auto it = o.find("timeout");
-  if (it == o.end()) return fallback;
-  const double s = parse_duration_s(it->second);
-  if (!(s > 0)) throw UsageError("timeout must be positive");
-  return static_cast<std::int64_t>(std::llround(s * 1e9));
+options::OptionSet replay_set(const std::string& name, std::vector<options::Option> declared) {
+  return {"driver '" + name + "'", std::move(declared), ":,", "REC", "the recording directory to replay"};
 }
 
 std::string resolved(std::string_view name, const std::string& dir, const std::string& extra = "") {
   return fmt::format("{}:{}{}", name, fs::absolute(dir).lexically_normal().string(), extra);
 }
 
-}  // namespace
-
-std::unique_ptr<drivers::Driver> make_replay_driver(std::string_view args, std::string_view spec) {
-  ReplayArgs a = parse_replay_args(args, spec);
-  reject_unknown(a.options, {}, spec);
-  return std::make_unique<ReplayDriver>(resolved("replay", a.rec.dir), relative_inputs(a.rec.inputs),
-                                        replay_vocabulary(a.rec));
+// Reference frame of each input: the last frame seen at or before it was made (nullopt: none).
+std::vector<std::optional<std::size_t>> reference_frames(const Recording& rec) {
+  std::vector<std::optional<std::size_t>> refs;
+  std::size_t f = 0;
+  for (const auto& in : rec.inputs) {
+    while (f < rec.frames.size() && rec.frames[f].seen_ns <= in.t_ns) ++f;
+    refs.emplace_back(f == 0 ? std::nullopt : std::optional<std::size_t>(f - 1));
+  }
+  return refs;
 }
 
-std::unique_ptr<drivers::Driver> make_gated_replay_driver(std::string_view args, std::string_view spec) {
-  ReplayArgs a = parse_replay_args(args, spec);
-  reject_unknown(a.options, {"threshold", "timeout"}, spec);
+std::unique_ptr<drivers::Driver> make_gated_replay(const options::Values& values, std::string_view spec) {
+  const Recording rec = recording_of(values, spec);
   GateOptions g;
-  if (const auto it = a.options.find("threshold"); it != a.options.end()) {
-    const auto& t = it->second;
-    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), g.threshold);
-    if (ec != std::errc() || end != t.data() + t.size() || !(g.threshold >= 0) || g.threshold > 255)
-      throw UsageError(fmt::format("driver '{}': threshold='{}' is not a number in 0..255", spec, t));
-  }
-  g.timeout_ns = timeout_option(a.options, g.timeout_ns);
-  // Reference frame of each input: the last frame seen at or before it was made.
-  std::vector<std::optional<std::size_t>> refs;
-  std::vector<std::size_t> used;
-  std::size_t f = 0;
-  for (const auto& in : a.rec.inputs) {
-    while (f < a.rec.frames.size() && a.rec.frames[f].seen_ns <= in.t_ns) ++f;
-    if (f == 0) {
-      refs.emplace_back(std::nullopt);
-    } else {
-      refs.emplace_back(f - 1);
-      if (used.empty() || used.back() != f - 1) used.push_back(f - 1);
-    }
-  }
+  g.threshold = values.number("threshold");
+  g.timeout_ns = ns(values.number("timeout"));
+  std::vector<std::optional<std::size_t>> refs = reference_frames(rec);
   // Decode only the frames some input refers to; thumbs are indexed by recorded frame.
-  std::vector<GrayThumb> thumbs(a.rec.frames.size());
-  for (std::size_t i : used) {
-    const RgbImage img = read_jpeg_file((fs::path(a.rec.dir) / a.rec.frames[i].file).string());
-    thumbs[i] = gray_thumbnail(img.view());
+  std::vector<GrayThumb> thumbs(rec.frames.size());
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    if (!refs[i] || (i > 0 && refs[i - 1] == refs[i])) continue;
+    const RgbImage img = read_jpeg_file((fs::path(rec.dir) / rec.frames[*refs[i]].file).string());
+    thumbs[*refs[i]] = gray_thumbnail(img.view());
   }
   return std::make_unique<GatedReplayDriver>(
-      resolved("gated-replay", a.rec.dir, fmt::format(",threshold={:g},timeout={:g}ms", g.threshold,
-                                                       static_cast<double>(g.timeout_ns) * 1e-6)),
-      relative_inputs(a.rec.inputs), replay_vocabulary(a.rec), std::move(refs), std::move(thumbs), g);
+      resolved("gated-replay", rec.dir, fmt::format(",threshold={:g},timeout={:g}ms", g.threshold,
+                                                     static_cast<double>(g.timeout_ns) * 1e-6)),
+      relative_inputs(rec.inputs), replay_vocabulary(rec), std::move(refs), std::move(thumbs), g);
 }
 
-std::unique_ptr<drivers::Driver> make_slow_motion_driver(std::string_view args, std::string_view spec) {
-  ReplayArgs a = parse_replay_args(args, spec);
-  reject_unknown(a.options, {"timeout"}, spec);
-  const std::int64_t timeout = timeout_option(a.options, 2'000'000'000);
-  return std::make_unique<SlowMotionDriver>(
-      resolved("slow-motion", a.rec.dir, fmt::format(",timeout={:g}ms", static_cast<double>(timeout) * 1e-6)),
-      relative_inputs(a.rec.inputs), replay_vocabulary(a.rec), timeout);
+// A timeout must be positive: 0 would send every gated input at once.
+constexpr double kMinTimeoutS = 1e-6;
+
+}  // namespace
+
+drivers::DriverInfo replay_driver_info() {
+  return {"replay", "a recording's inputs at their recorded times", replay_set("replay", {}),
+          [](const options::Values& values, std::string_view spec) -> std::unique_ptr<drivers::Driver> {
+            const Recording rec = recording_of(values, spec);
+            return std::make_unique<ReplayDriver>(resolved("replay", rec.dir), relative_inputs(rec.inputs),
+                                                  replay_vocabulary(rec));
+          }};
+}
+
+drivers::DriverInfo gated_replay_driver_info() {
+  return {"gated-replay", "a recording's inputs, each waiting for a frame like the one it was made on (DeskBench)",
+          replay_set("gated-replay",
+                     {options::number("threshold", "mean absolute difference of 64x36 thumbnails that counts as similar")
+                          .within(0, 255)
+                          .or_default("12"),
+                      options::duration("timeout", "after this long it sends anyway")
+                          .within(kMinTimeoutS, kMaxDurationS)
+                          .or_default("1s")}),
+          make_gated_replay};
+}
+
+drivers::DriverInfo slow_motion_driver_info() {
+  return {"slow-motion", "a recording's inputs, one in flight at a time",
+          replay_set("slow-motion", {options::duration("timeout", "without a response frame it sends anyway after this long")
+                                         .within(kMinTimeoutS, kMaxDurationS)
+                                         .or_default("2s")}),
+          [](const options::Values& values, std::string_view spec) -> std::unique_ptr<drivers::Driver> {
+            const Recording rec = recording_of(values, spec);
+            const std::int64_t timeout = ns(values.number("timeout"));
+            return std::make_unique<SlowMotionDriver>(
+                resolved("slow-motion", rec.dir, fmt::format(",timeout={:g}ms", static_cast<double>(timeout) * 1e-6)),
+                relative_inputs(rec.inputs), replay_vocabulary(rec), timeout);
+          }};
 }
 
 }  // namespace pictor::ic

@@ -117,10 +117,10 @@ class SlowMotionDriver : public ScheduledReplay {
   std::uint64_t timeouts_ = 0;
 };
 
-// Factories for the registry: "replay:REC", "gated-replay:REC[,threshold=X][,timeout=D]",
-// "slow-motion:REC[,timeout=D]". REC is the first item; the rest are NAME=VALUE options.
-std::unique_ptr<drivers::Driver> make_replay_driver(std::string_view args, std::string_view spec);
-std::unique_ptr<drivers::Driver> make_gated_replay_driver(std::string_view args, std::string_view spec);
-std::unique_ptr<drivers::Driver> make_slow_motion_driver(std::string_view args, std::string_view spec);
+// The registry's entries: "replay:REC", "gated-replay:REC[,threshold=X][,timeout=D]",
+// "slow-motion:REC[,timeout=D]". REC is the first item; the rest are options (core/options.h).
+drivers::DriverInfo replay_driver_info();
+drivers::DriverInfo gated_replay_driver_info();
+drivers::DriverInfo slow_motion_driver_info();
 
 }  // namespace pictor::ic

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -42,38 +41,36 @@ std::string complete_reference_spec(const std::string& spec, const std::string& 
   return fmt::format("reference:game={},seed={},truth={}{}", game, seed, truth_dir, extra);
 }
 
-ReferenceOptions parse_reference_options(const std::map<std::string, std::string>& options, std::string_view spec) {
+const options::OptionSet& reference_option_set() {
+  static const options::OptionSet set(
+      "driver 'reference'",
+      {options::word("game", {"racing", "shooter", "strategy"}, "the built-in game it plays").must_be_given(),
+       options::count("seed", "the noise generator's seed").or_default("1"),
+       options::text("truth", "the game's ground-truth directory (`pictor record` sets it)").must_be_given(),
+       options::duration("rt", "median reaction time").within(1e-6, kMaxDurationS).or_default("215ms"),
+       options::duration("max_hold", "a key held longer is released and pressed again (0: off)").or_default("450ms"),
+       options::duration("settle", "how long after its last input a frame shows that input's effect")
+           .or_default("100ms")});
+  return set;
+}
+
+ReferenceOptions reference_options(const options::Values& values) {
+  auto ns = [&](const char* name) { return static_cast<std::int64_t>(std::llround(values.number(name) * 1e9)); };
   ReferenceOptions o;
-  for (const auto& [name, value] : options) {
-    if (name == "game") {
-      o.game = value;
-    } else if (name == "seed") {
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), o.seed);
-      if (ec != std::errc() || end != value.data() + value.size())
-        throw UsageError(fmt::format("driver '{}': seed='{}' is not a non-negative integer", spec, value));
-    } else if (name == "truth") {
-      o.truth_dir = value;
-    } else if (name == "max_hold") {
-      o.max_hold_ns = static_cast<std::int64_t>(std::llround(parse_duration_s(value) * 1e9));
-    } else if (name == "settle") {
-      o.settle_ns = static_cast<std::int64_t>(std::llround(parse_duration_s(value) * 1e9));
-      if (o.settle_ns < 0) throw UsageError(fmt::format("driver '{}': settle must not be negative", spec));
-    } else if (name == "rt") {
-      o.reaction_median_ms = parse_duration_s(value) * 1e3;
-      if (!(o.reaction_median_ms > 0)) throw UsageError(fmt::format("driver '{}': rt must be positive", spec));
-      o.reaction_min_ms = std::min(o.reaction_min_ms, o.reaction_median_ms / 2);
-      o.reaction_max_ms = std::max(o.reaction_max_ms, o.reaction_median_ms * 2);
-    } else {
-      throw UsageError(fmt::format("driver '{}': unknown option '{}' (known: game=racing|shooter|strategy, seed=N, "
-                                   "truth=DIR, rt=DURATION, max_hold=DURATION, settle=DURATION)", spec, name));
-    }
-  }
-  if (!plays_reference_game(o.game))
-    throw UsageError(fmt::format("driver '{}': game= must be racing, shooter or strategy", spec));
-  if (o.truth_dir.empty())
-    throw UsageError(fmt::format("driver '{}': truth=DIR is required (the game's ground-truth directory; "
-                                 "`pictor record` sets it)", spec));
+  o.game = values.text("game");
+  o.seed = values.count("seed");
+  o.truth_dir = values.text("truth");
+  o.max_hold_ns = ns("max_hold");
+  o.settle_ns = ns("settle");
+  o.reaction_median_ms = values.number("rt") * 1e3;
+  // A slower or faster median widens the clamp so that it stays around the median.
+  o.reaction_min_ms = std::min(o.reaction_min_ms, o.reaction_median_ms / 2);
+  o.reaction_max_ms = std::max(o.reaction_max_ms, o.reaction_median_ms * 2);
   return o;
+}
+
+ReferenceOptions parse_reference_options(std::string_view args) {
+  return reference_options(options::parse(reference_option_set(), args));
 }
 
 ReferencePlayer::ReferencePlayer(ReferenceOptions options)

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/options.h"
 #include "drivers/driver.h"
 #include "ic/labels.h"
 
@@ -33,9 +34,12 @@ struct ReferenceOptions {
   std::int64_t settle_ns = 100'000'000;
 };
 
-// "reference:game=racing,seed=3,truth=/abs/dir[,rt=215ms]". Throws UsageError for a missing or
-// unknown game, a missing truth directory option or an unknown option.
-ReferenceOptions parse_reference_options(const std::map<std::string, std::string>& options, std::string_view spec);
+// The options of "reference:game=racing,seed=3,truth=/abs/dir[,rt=215ms]", declared
+// (core/options.h): game and truth are required.
+const options::OptionSet& reference_option_set();
+ReferenceOptions reference_options(const options::Values& values);
+// Both: the text after "reference:" parsed and read. Throws UsageError for a bad part.
+ReferenceOptions parse_reference_options(std::string_view args);
 
 // A built-in scene spec's name: "racing:seed=3" -> "racing".
 std::string scene_name(const std::string& builtin);

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/options.h"
+
 namespace pictor::net {
 
 struct NetSpec {
@@ -15,9 +17,12 @@ struct NetSpec {
   bool is_identity() const { return delay_s == 0 && jitter_s == 0 && loss == 0 && rate_bits_s == 0; }
 };
 
-// Parses "key=value[,key=value...]" with keys delay, jitter (durations: ms, s, us), loss
+// The options of --net, declared (core/options.h): delay, jitter (durations: ms, s, us), loss
 // (percent "0.5%" or a fraction "0.005") and rate (bit/s with kbit, mbit, gbit or bit suffix).
-// An empty text or "none" is the identity network. Throws UsageError naming the bad part.
+const options::OptionSet& net_option_set();
+
+// Parses "key=value[,key=value...]" against net_option_set(). An empty text or "none" is the
+// identity network. Throws UsageError naming the bad part.
 NetSpec parse_net_spec(std::string_view text);
 
 // The canonical text of a spec ("delay=20ms,rate=8mbit"); "none" for the identity.

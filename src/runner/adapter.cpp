@@ -396,14 +396,34 @@ class X11vncAdapter final : public Adapter {
 
 }  // namespace
 
-std::vector<std::string> adapter_names() { return {"local", "xvnc", "x11vnc", "stream"}; }
+const std::vector<AdapterInfo>& adapter_infos() {
+  auto info = [](const char* name, const char* summary) {
+    return AdapterInfo{name, summary, options::OptionSet(std::string("adapter '") + name + "'", {})};
+  };
+  static const std::vector<AdapterInfo> infos{
+      info("local", "the app on a private Xvfb; the client reads the display itself"),
+      info("xvnc", "the app on TigerVNC's Xvnc; Pictor's RFB client connects over loopback"),
+      info("x11vnc", "the app on a private Xvfb served by x11vnc; Pictor's RFB client connects over loopback"),
+       info("stream", "the app on a private Xvfb, captured and sent as H.264 over RTP by GStreamer (--stream); Pictor's client decodes it")};
+  return infos;
+}
 
-void require_adapter_name(std::string_view name) {
-  const auto names = adapter_names();
-  if (std::find(names.begin(), names.end(), name) != names.end()) return;
+std::vector<std::string> adapter_names() {
+  std::vector<std::string> names;
+  for (const auto& a : adapter_infos()) names.push_back(a.name);
+  return names;
+}
+
+void require_adapter_name(std::string_view spec) {
+  const auto [name, args] = options::split_name(spec);
+  for (const auto& a : adapter_infos()) {
+    if (a.name != name) continue;
+    options::parse(a.options, args);
+    return;
+  }
   std::string known;
-  for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-  throw UsageError("unknown adapter '" + std::string(name) + "' (known: " + known + ")");
+  for (const auto& n : adapter_names()) known += (known.empty() ? "" : ", ") + n;
+  throw UsageError("unknown adapter '" + name + "' (known: " + known + ")");
 }
 
 bool is_remote_adapter(std::string_view name) { return name == "xvnc" || name == "x11vnc" || name == "stream"; }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "client/local_client.h"  // ClientStats
+#include "core/options.h"
 #include "core/units.h"
 #include "drivers/driver.h"
 #include "net/spec.h"
@@ -107,9 +108,18 @@ class Adapter {
 // server is missing or fails to start (with its log named); nothing is left running then.
 std::unique_ptr<Adapter> start_adapter(std::string_view name, const AdapterOptions& options);
 
+// An adapter as data: its name, one line, and the options its spec "NAME[:k=v,...]" takes
+// (core/options.h; none of today's adapters takes one), for `pictor list` and the check below.
+struct AdapterInfo {
+  std::string name;
+  std::string summary;
+  options::OptionSet options;
+};
+const std::vector<AdapterInfo>& adapter_infos();
 std::vector<std::string> adapter_names();
-// Throws UsageError naming every known adapter unless `name` is one of adapter_names().
-void require_adapter_name(std::string_view name);
+// Throws UsageError naming every known adapter unless the spec's name is one of adapter_names(),
+// and, in core/options.h's wording, for an option it does not declare or a bad value.
+void require_adapter_name(std::string_view spec);
 bool is_remote_adapter(std::string_view name);
 // Whether libpictor_proxyhook.so is preloaded into the adapter's proxy (the VNC servers; the
 // stream server times itself with pad probes).

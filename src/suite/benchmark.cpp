@@ -3,10 +3,12 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "apps/scene.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "core/options.h"
 #include "drivers/driver.h"
 
 namespace pictor::suite {
@@ -54,14 +56,31 @@ std::string Benchmark::target() const {
   return colon == std::string::npos ? app : app.substr(colon + 1);
 }
 
+namespace {
+
+// The words after the app, declared (core/options.h). The owner names the app, so the set is
+// made per line.
+options::OptionSet benchmark_option_set(const std::string& app) {
+  namespace o = options;
+  return {"benchmark '" + app + "'",
+          {o::text("name", "unique within the suite (default: the scene or profile name)"),
+           o::text("driver", "input driver spec, or none"), o::duration("duration", "how long it runs"),
+           o::duration("quick", "how long it runs under --quick").or_default("10s"),
+           o::word("adapter", {"local"}, "display/proxy stack (today: local)").or_default("local"),
+           o::size("size", "window size").or_default("1280x720")},
+          " \t",
+          "APP",
+          "builtin:SCENE[:options] or profile:NAME"};
+}
+
+}  // namespace
+
 Benchmark parse_benchmark(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  if (words.empty()) throw UsageError("empty benchmark");
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) throw UsageError("empty benchmark");
   Benchmark b;
   b.text = text;
-  b.app = words[0];
+  b.app = text.substr(first, text.find_first_of(" \t", first) - first);
   if (b.app.rfind("builtin:", 0) == 0) {
     const apps::SceneSpec spec = apps::parse_scene_spec(b.target());
     const apps::SceneInfo* info = apps::find_scene(spec.name);
@@ -74,34 +93,19 @@ Benchmark parse_benchmark(const std::string& text) {
   } else {
     throw UsageError("benchmark '" + b.app + "': the app must be builtin:SCENE[:options] or profile:NAME");
   }
-  for (std::size_t i = 1; i < words.size(); ++i) {
-    const auto eq = words[i].find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError("benchmark '" + b.app + "': expected key=value, got '" + words[i] + "'");
-    const std::string key = words[i].substr(0, eq), value = words[i].substr(eq + 1);
-    if (key == "name") {
-      if (value.empty()) throw UsageError("benchmark '" + b.app + "': empty name");
-      b.name = value;
-    } else if (key == "driver") {
-      b.driver_given = true;
-      b.driver = value == "none" ? "" : value;
-      if (!b.driver.empty()) drivers::make_driver(b.driver);  // throws on a bad spec
-    } else if (key == "duration") {
-      b.duration_s = parse_duration_s(value);
-      b.duration_given = true;
-    } else if (key == "quick") {
-      b.quick_duration_s = parse_duration_s(value);
-    } else if (key == "adapter") {
-      if (value != "local")
-        throw UsageError("benchmark '" + b.app + "': adapter '" + value + "' is not available (known: local)");
-      b.adapter = value;
-    } else if (key == "size") {
-      b.size = parse_size(value);
-    } else {
-      throw UsageError("benchmark '" + b.app + "': unknown key '" + key +
-                       "' (known: name, driver, duration, quick, adapter, size)");
-    }
+  const options::Values v = options::parse(benchmark_option_set(b.app), std::string_view(text).substr(first));
+  if (v.given("name")) {
+    if (v.text("name").empty()) throw UsageError("benchmark '" + b.app + "': empty name");
+    b.name = v.text("name");
   }
+  if ((b.driver_given = v.given("driver"))) {
+    b.driver = v.text("driver") == "none" ? "" : v.text("driver");
+    if (!b.driver.empty()) drivers::make_driver(b.driver);  // throws on a bad spec
+  }
+  if ((b.duration_given = v.given("duration"))) b.duration_s = v.number("duration");
+  b.quick_duration_s = v.number("quick");
+  b.adapter = v.text("adapter");
+  b.size = v.size("size");
   if (!(b.duration_s > 0) || !(b.quick_duration_s > 0))
     throw UsageError("benchmark '" + b.app + "': durations must be positive");
   return b;

@@ -92,7 +92,7 @@ class Cli : public ::testing::Test {
   fs::path dir_;
 };
 
-const std::string kCommands = "run, analyze, graph, mark, suite, record, train, ic, compare, db, colocate";
+const std::string kCommands = "run, analyze, graph, mark, suite, record, train, ic, compare, db, colocate, list";
 
 TEST_F(Cli, NoCommandOrAnUnknownOneIsNamed) {
   expect_usage_error({}, "pictor: a command is required (commands: " + kCommands + "; see pictor --help)");
@@ -124,6 +124,55 @@ TEST_F(Cli, OptionErrorsNameTheirCommandAndItsHelp) {
                      "pictor: --metrics-listen '127.0.0.1:0': the port must be 1..65535 (e.g. 127.0.0.1:9464)");
   expect_usage_error({"run", "--adapter", "vnc", "builtin:null"},
                      "pictor: run: --adapter: vnc not in {local,xvnc,x11vnc} (see pictor run --help)");
+}
+
+// Scenes, drivers and --net are parsed by the one options mechanism (core/options.h): each kind
+// of error has one wording, whatever the spec, and comes before anything is made or started.
+TEST_F(Cli, EveryKindOfSpecErrsInTheOneWording) {
+  const std::string never = (dir_ / "never").string();
+  auto run = [&](std::vector<std::string> args) {
+    std::vector<std::string> all{"run", "-d", "2s", "-o", never};
+    all.insert(all.end(), args.begin(), args.end());
+    return all;
+  };
+  expect_usage_error(run({"builtin:spin:objcts=2"}),
+                     "pictor: scene 'spin' has no option 'objcts' (options: objects, seed, max_fps)");
+  expect_usage_error(run({"builtin:spin:objects=1,objects=2"}), "pictor: scene 'spin': option 'objects' given twice");
+  expect_usage_error(run({"--driver", "scripted:rate=fast", "builtin:null"}),
+                     "pictor: driver 'scripted': rate=fast is not a number in [0.001, 1000] (taps a second, on average)");
+  expect_usage_error(run({"--driver", "scripted:rate", "builtin:null"}),
+                     "pictor: driver 'scripted': 'rate' is not NAME=VALUE");
+  expect_usage_error(run({"--driver", "slow-motion:/no/such/rec,timeout=soon", "builtin:null"}),
+                     "pictor: driver 'slow-motion': timeout=soon is not a duration of at least 1 us (e.g. 20ms, 1.5s) "
+                     "(without a response frame it sends anyway after this long)");
+  expect_usage_error(run({"--driver", "ic:/no/model,act=maybe", "builtin:null"}),
+                     "pictor: driver 'ic': act=maybe is not one of hybrid, onsets, held (how probabilities become key "
+                     "states (docs/intelligent-client.md))");
+  expect_usage_error(run({"--adapter", "xvnc", "--net", "bandwidth=1mbit", "builtin:null"}),
+                     "pictor: --net has no option 'bandwidth' (options: delay, jitter, loss, rate)");
+  expect_usage_error(run({"--adapter", "xvnc", "--net", "loss=150%", "builtin:null"}),
+                     "pictor: --net: loss=150% is not a share in [0%, 100%] (e.g. 0.5% or 0.005) (share of chunks lost, "
+                     "each costing a retransmission delay)");
+  EXPECT_FALSE(fs::exists(never)) << "nothing made before the specs were checked";
+}
+
+TEST_F(Cli, ListShowsEverySpecWithItsOptions) {
+  const Result all = pictor({"list"});
+  EXPECT_EQ(all.status, 0) << all.err;
+  for (const char* part : {"scenes (pictor run builtin:NAME", "objects=N", "max_fps=X", "drivers (--driver",
+                           "  scripted", "rate=X", "gated-replay", "REC", "game=racing|shooter|strategy",
+                           "act=hybrid|onsets|held", "adapters (--adapter", "x11vnc", "net (--net",
+                           "delay=DURATION", "rate=RATE"})
+    EXPECT_NE(all.out.find(part), std::string::npos) << part << " missing from\n" << all.out;
+  const Result net = pictor({"list", "net"});
+  EXPECT_EQ(net.status, 0);
+  EXPECT_EQ(net.out.find("scenes"), std::string::npos) << net.out;
+  EXPECT_NE(net.out.find("loss=SHARE"), std::string::npos) << net.out;
+  // The flags' help names what the declarations hold: every registered driver, every net option.
+  const Result help = pictor({"run", "--help"});
+  EXPECT_NE(help.out.find("scripted, gated-replay"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("delay=...,jitter=...,loss=...,rate=..."), std::string::npos) << help.out;
+  expect_usage_error({"list", "games"}, "pictor: list: what: games not in {scenes,drivers,adapters,net} (see pictor list --help)");
 }
 
 TEST_F(Cli, BytesFromTheCommandLineAreEscaped) {

@@ -95,11 +95,10 @@ TEST(ReferenceShooter, FiresOnlyWhenTheCrosshairIsOnTheEnemy) {
 }
 
 TEST(ReferenceShooter, SettleIsAnOptionAndShowsInTheSpec) {
-  const auto o = parse_reference_options({{"game", "shooter"}, {"truth", "/t"}, {"settle", "40ms"}}, "reference");
+  const auto o = parse_reference_options("game=shooter,truth=/t,settle=40ms");
   EXPECT_EQ(o.settle_ns, 40 * kMs);
   EXPECT_NE(ReferencePlayer(o).spec().find("settle=40ms"), std::string::npos);
-  EXPECT_THROW(parse_reference_options({{"game", "shooter"}, {"truth", "/t"}, {"settle", "-1ms"}}, "reference"),
-               UsageError);
+  EXPECT_THROW(parse_reference_options("game=shooter,truth=/t,settle=-1ms"), UsageError);
 }
 
 }  // namespace

@@ -49,15 +49,15 @@ void expect_usage_error(const std::string& text, const std::string& fragment) {
 TEST(NetSpec, ErrorsNameTheCause) {
   expect_usage_error("delay=20xs", "delay");
   expect_usage_error("delay=-5ms", "delay");
-  expect_usage_error("bandwidth=1mbit", "unknown net key 'bandwidth'");
-  expect_usage_error("rate=50mb", "rate unit");
+  expect_usage_error("bandwidth=1mbit", "--net has no option 'bandwidth' (options: delay, jitter, loss, rate)");
+  expect_usage_error("rate=50mb", "rate=50mb is not a positive rate in bit, kbit, mbit or gbit");
   expect_usage_error("rate=0mbit", "positive");
-  expect_usage_error("rate=fast", "rate 'fast'");
-  expect_usage_error("loss=150%", "between 0% and 100%");
-  expect_usage_error("loss=1x", "loss '1x'");
-  expect_usage_error("delay", "key=value");
-  expect_usage_error("delay=20ms,", "key=value");
-  expect_usage_error("delay=20ms,delay=30ms", "given twice");
+  expect_usage_error("rate=fast", "rate=fast is not");
+  expect_usage_error("loss=150%", "loss=150% is not a share in [0%, 100%]");
+  expect_usage_error("loss=1x", "loss=1x is not");
+  expect_usage_error("delay", "--net: 'delay' is not NAME=VALUE");
+  expect_usage_error("delay=", "--net: delay= is not a duration");
+  expect_usage_error("delay=20ms,delay=30ms", "--net: option 'delay' given twice");
 }
 
 TEST(NetSpec, RoundTripsThroughText) {

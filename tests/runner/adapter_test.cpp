@@ -13,8 +13,10 @@
 #include <fstream>
 #include <thread>
 
+#include "core/error.h"
 #include "helpers.h"
 #include "net/netem.h"
+#include "runner/adapter.h"
 
 extern char** environ;
 
@@ -26,6 +28,24 @@ namespace {
 void expect_no_process_left(const nlohmann::json& run) {
   ASSERT_TRUE(run.contains("processes"));
   for (const auto& p : run["processes"]) EXPECT_FALSE(process_alive(p["pid"].get<int>())) << p.dump();
+}
+
+// An adapter spec is checked like every other spec (core/options.h): today's adapters declare no
+// option, so any option is unknown, in the one wording.
+TEST(AdapterSpecs, NameAndOptionsAreChecked) {
+  namespace r = pictor::runner;
+  EXPECT_NO_THROW(r::require_adapter_name("xvnc"));
+  auto error_of = [](const char* spec) {
+    try {
+      r::require_adapter_name(spec);
+    } catch (const pictor::UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error_of("xvnc:quality=9"), "adapter 'xvnc' has no option 'quality' (options: none)");
+  EXPECT_EQ(error_of("vnc"), "unknown adapter 'vnc' (known: local, xvnc, x11vnc)");
+  EXPECT_EQ(r::adapter_names(), (std::vector<std::string>{"local", "xvnc", "x11vnc"}));
 }
 
 class Adapters : public ::testing::TestWithParam<std::string> {};
@@ -64,53 +84,73 @@ TEST(Adapters, BadNetSpecIsAUsageError) {
   EXPECT_NE(r.last_err_line().find("delay"), std::string::npos) << r.err;
 }
 
+// A 20 s `pictor run --adapter ADAPTER` of the spin scene into `dir`, started in the background
+// with stderr in DIR.err, to be killed under: the pid, run.json once it shows more than 10 frames
+// recorded (null when that never came within 15 s), and at the end the exit code and the last
+// stderr line.
+struct BackgroundRun {
+  std::string dir;
+  pid_t pid = -1;
+
+  BackgroundRun(const std::string& adapter, std::string out) : dir(std::move(out)) {
+    std::vector<std::string> args{PICTOR_BIN, "run", "--adapter", adapter, "builtin:spin:objects=100", "--size",
+                                  "640x360", "-d", "20s", "-o", dir};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 2, (dir + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) pid = -1;
+    posix_spawn_file_actions_destroy(&fa);
+  }
+
+  nlohmann::json wait_for_frames(const std::string& key) const {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    while (std::chrono::steady_clock::now() < deadline) {
+      try {
+        const auto run = read_json(dir + "/run.json");
+        if (run.contains(key) && fs::exists(dir + "/frames.csv") &&
+            read_csv_rows(dir + "/frames.csv").size() > 10)
+          return run;
+      } catch (...) {
+        // run.json is replaced atomically, but may not exist yet.
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return nullptr;
+  }
+
+  // Waits for pictor to end: its exit code (-1 when it did not exit) and its last stderr line.
+  std::pair<int, std::string> wait_end() const {
+    int status = 0;
+    if (::waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return {-1, ""};
+    std::ifstream in(dir + ".err");
+    std::string line, last;
+    while (std::getline(in, line))
+      if (!line.empty()) last = line;
+    return {WEXITSTATUS(status), last};
+  }
+};
+
 // The proxy killed mid-run: exit 1 naming it, frames recorded so far kept, nothing left running.
 TEST(Adapters, ProxyKilledMidRun) {
-  const std::string dir = fresh_dir("proxy-killed");
-  const std::string err_path = dir + ".err";
-  std::vector<std::string> args{PICTOR_BIN, "run", "--adapter", "xvnc", "builtin:spin:objects=100", "--size",
-                                "640x360", "-d", "20s", "-o", dir};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  ASSERT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
-
+  const BackgroundRun bg("xvnc", fresh_dir("proxy-killed"));
+  ASSERT_GT(bg.pid, 0);
   // Wait for the proxy's pid in run.json and for the first frames, then kill the proxy.
-  int proxy_pid = -1;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (std::chrono::steady_clock::now() < deadline) {
-    try {
-      const auto run = read_json(dir + "/run.json");
-      if (run.contains("proxy") && fs::exists(dir + "/frames.csv") && read_csv_rows(dir + "/frames.csv").size() > 10) {
-        proxy_pid = run["proxy"]["proxy_pid"].get<int>();
-        break;
-      }
-    } catch (...) {
-      // run.json is replaced atomically, but may not exist yet.
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  const auto started = bg.wait_for_frames("proxy");
+  ASSERT_TRUE(started.is_object() && started.contains("proxy")) << started.dump();
+  const int proxy_pid = started["proxy"]["proxy_pid"].get<int>();
   ASSERT_GT(proxy_pid, 0);
   ::kill(proxy_pid, SIGKILL);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 1);
-  std::ifstream in(err_path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
+  const auto [exit_code, last] = bg.wait_end();
+  EXPECT_EQ(exit_code, 1);
   EXPECT_EQ(last.rfind("pictor: Xvnc died", 0), 0u) << last;
-  const auto run = read_json(dir + "/run.json");
+  const auto run = read_json(bg.dir + "/run.json");
   EXPECT_EQ(run["status"], "failed");
-  EXPECT_GT(read_csv_rows(dir + "/frames.csv").size(), 10u);
-  EXPECT_TRUE(fs::exists(dir + "/summary.json"));
+  EXPECT_GT(read_csv_rows(bg.dir + "/frames.csv").size(), 10u);
+  EXPECT_TRUE(fs::exists(bg.dir + "/summary.json"));
   // Who ended it: not Pictor's stop, a SIGKILL from outside (it was "stopped by pictor").
   const auto& xvnc = run["processes"][0];
   EXPECT_EQ(xvnc["name"], "Xvnc");
@@ -123,46 +163,21 @@ TEST(Adapters, ProxyKilledMidRun) {
 // Killing the Xvfb under x11vnc was reported as "x11vnc died": the first cause is the X server;
 // x11vnc and the app ended after it.
 TEST(Adapters, XServerKilledUnderX11vncIsTheFirstCause) {
-  const std::string dir = fresh_dir("x11vnc-xvfb-killed");
-  const std::string err_path = dir + ".err";
-  std::vector<std::string> args{PICTOR_BIN, "run", "--adapter", "x11vnc", "builtin:spin:objects=100", "--size",
-                                "640x360", "-d", "20s", "-o", dir};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  ASSERT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
+  const BackgroundRun bg("x11vnc", fresh_dir("x11vnc-xvfb-killed"));
+  ASSERT_GT(bg.pid, 0);
   int xvfb_pid = -1;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (std::chrono::steady_clock::now() < deadline && xvfb_pid < 0) {
-    try {
-      const auto run = read_json(dir + "/run.json");
-      if (run.contains("processes") && fs::exists(dir + "/frames.csv") && read_csv_rows(dir + "/frames.csv").size() > 10)
-        for (const auto& p : run["processes"])
-          if (p["name"] == "Xvfb") xvfb_pid = p["pid"].get<int>();
-    } catch (...) {
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  const auto started = bg.wait_for_frames("processes");
+  if (started.is_object())
+    for (const auto& p : started["processes"])
+      if (p["name"] == "Xvfb") xvfb_pid = p["pid"].get<int>();
   ASSERT_GT(xvfb_pid, 0);
   ::kill(xvfb_pid, SIGKILL);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 1);
-  std::ifstream in(err_path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
+  const auto [exit_code, last] = bg.wait_end();
+  EXPECT_EQ(exit_code, 1);
   EXPECT_EQ(last.rfind("pictor: Xvfb died", 0), 0u) << last;
   EXPECT_NE(last.find("killed by SIGKILL from outside pictor"), std::string::npos) << last;
   EXPECT_NE(last.find("xvfb.log"), std::string::npos) << last;
-  const auto run = read_json(dir + "/run.json");
+  const auto run = read_json(bg.dir + "/run.json");
   EXPECT_EQ(run["status"], "failed");
   ASSERT_EQ(run["processes"].size(), 3u);
   const auto& x11vnc = run["processes"][0];

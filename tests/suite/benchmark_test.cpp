@@ -55,10 +55,11 @@ TEST(Benchmark, ErrorsNameTheBadPart) {
   EXPECT_NE(error_of("builtin:racing:speed=3").find("has no option 'speed'"), std::string::npos);
   EXPECT_EQ(error_of("glxgears"), "benchmark 'glxgears': the app must be builtin:SCENE[:options] or profile:NAME");
   EXPECT_EQ(error_of("builtin:racing adapter=xvnc"),
-            "benchmark 'builtin:racing': adapter 'xvnc' is not available (known: local)");
+            "benchmark 'builtin:racing': adapter=xvnc is not one of local (display/proxy stack (today: local))");
   EXPECT_EQ(error_of("builtin:racing colour=red"),
-            "benchmark 'builtin:racing': unknown key 'colour' (known: name, driver, duration, quick, adapter, size)");
-  EXPECT_EQ(error_of("builtin:racing fast"), "benchmark 'builtin:racing': expected key=value, got 'fast'");
+            "benchmark 'builtin:racing' has no option 'colour' (options: name, driver, duration, quick, adapter, size)");
+  EXPECT_EQ(error_of("builtin:racing fast"), "benchmark 'builtin:racing': 'fast' is not NAME=VALUE");
+  EXPECT_EQ(error_of("builtin:racing quick=2s quick=3s"), "benchmark 'builtin:racing': option 'quick' given twice");
   EXPECT_NE(error_of("builtin:racing duration=soon").find("soon"), std::string::npos);
   EXPECT_NE(error_of("builtin:racing driver=teleport").find("teleport"), std::string::npos);
   EXPECT_EQ(error_of("profile:"), "benchmark 'profile:': no profile name");

@@ -262,11 +262,11 @@ TEST(Faults, ABadSceneOptionIsRefusedBeforeAnythingStarts) {
   const std::string dir = fresh_dir("bad-option") + "/never";
   const auto r = run_command({PICTOR_BIN, "run", "-d", "2s", "builtin:spin:objects=abc", "-o", dir});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(r.last_err_line(), "pictor: spin:objects=abc is not an integer in [1, 1000000] (number of cubes)");
+  EXPECT_EQ(r.last_err_line(), "pictor: scene 'spin': objects=abc is not an integer in [1, 1000000] (number of cubes)");
   EXPECT_FALSE(fs::exists(dir)) << "no directory, no Xvfb, no app";
   const auto range = run_command({PICTOR_BIN, "run", "-d", "2s", "builtin:racing:detail=99", "-o", dir});
   EXPECT_EQ(range.exit_code, 2) << range.err;
-  EXPECT_NE(range.last_err_line().find("racing:detail=99 is not a number in [0.1, 8]"), std::string::npos) << range.err;
+  EXPECT_NE(range.last_err_line().find("scene 'racing': detail=99 is not a number in [0.1, 8]"), std::string::npos) << range.err;
 }
 
 TEST(Faults, AnExistingSessionIsNeverOverwrittenWithoutForce) {

@@ -9,12 +9,14 @@
 namespace pictor::game {
 
 std::vector<apps::SceneOption> GameScene::options() const {
-  return {apps::integer_option("seed", "1", "world seed: placement of everything random", 0, 2'000'000'000),
-          apps::number_option("detail", "1", "load scale (0.1-8): object counts and tessellation", 0.1, 8.0),
-          apps::text_option("truth", "", "write ground-truth boxes (YOLO txt per frame + coco.json) into this directory"),
-          apps::integer_option("truth_every", "1", "write ground truth for every Nth frame", 1, 1'000'000),
-          apps::text_option("truth_images", "0", "also write each ground-truth frame as a PPM image (slow)", {"0", "1"}),
-          apps::text_option("state", "", "write the game state log (CSV) to this file")};
+  namespace o = options;
+  return {o::integer("seed", "world seed: placement of everything random").within(0, 2'000'000'000).or_default("1"),
+          o::number("detail", "load scale: object counts and tessellation").within(0.1, 8.0).or_default("1"),
+          o::text("truth", "write ground-truth boxes (YOLO txt per frame + coco.json) into this directory")
+              .or_default(""),
+          o::integer("truth_every", "write ground truth for every Nth frame").within(1, 1'000'000).or_default("1"),
+          o::word("truth_images", {"0", "1"}, "also write each ground-truth frame as a PPM image (slow)").or_default("0"),
+          o::text("state", "write the game state log (CSV) to this file").or_default("")};
 }
 
 void GameScene::setup(const apps::SceneContext& context) {

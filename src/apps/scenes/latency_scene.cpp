@@ -12,7 +12,7 @@ namespace {
 class LatencyScene final : public Scene {
  public:
   std::vector<SceneOption> options() const override {
-    return {number_option("delay_ms", "0", "busy-wait per input event in the app logic (ms)", 0, 10000)};
+    return {options::number("delay_ms", "busy-wait per input event in the app logic (ms)").within(0, 10000).or_default("0")};
   }
   void setup(const SceneContext& context) override {
     delay_ns_ = static_cast<std::int64_t>(context.options.number("delay_ms") * 1e6);

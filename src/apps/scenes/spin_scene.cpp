@@ -55,8 +55,8 @@ void main() {
 class SpinScene final : public Scene {
  public:
   std::vector<SceneOption> options() const override {
-    return {integer_option("objects", "500", "number of cubes", 1, 1'000'000),
-            integer_option("seed", "1", "placement seed", 0, 1 << 30)};
+    return {options::integer("objects", "number of cubes").within(1, 1'000'000).or_default("500"),
+            options::integer("seed", "placement seed").within(0, 1 << 30).or_default("1")};
   }
 
   void setup(const SceneContext& context) override {

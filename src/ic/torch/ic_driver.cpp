@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <limits>
 #include <optional>
 #include <cmath>
@@ -18,54 +17,6 @@
 #include "ic/pointer_target.h"
 
 namespace pictor::ic {
-
-IcDriverOptions parse_ic_driver_args(std::string_view args, std::string_view spec) {
-  IcDriverOptions o;
-  const auto comma = args.find(',');
-  o.model = std::string(args.substr(0, comma));
-  if (o.model.empty()) throw UsageError(fmt::format("driver '{}': expected ic:MODEL_DIR[,option=value...]", spec));
-  if (comma == std::string_view::npos) return o;
-  for (const auto& [key, value] : drivers::parse_driver_options(args.substr(comma + 1), spec)) {
-    auto number = [&, &k = key, &val = value](double lo, double hi) {
-      double v = 0;
-      const auto [end, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
-      if (ec != std::errc() || end != val.data() + val.size() || !(v >= lo && v <= hi))
-        throw UsageError(fmt::format("driver '{}': {}={} is not a number in {}..{}", spec, k, val, lo, hi));
-      return v;
-    };
-    if (key == "hold") {
-      o.hold = number(0.0, 1.0);
-    } else if (key == "fps") {
-      o.fps = number(0.1, 1000.0);
-    } else if (key == "motion") {
-      if (value != "on" && value != "off")
-        throw UsageError(fmt::format("driver '{}': motion must be on or off", spec));
-      o.motion = value == "on";
-    } else if (key == "act") {
-      if (value != "onsets" && value != "held" && value != "hybrid")
-        throw UsageError(fmt::format("driver '{}': act must be onsets, held or hybrid", spec));
-      o.onsets = value == "onsets";
-      o.hybrid = value == "hybrid";
-    } else if (key == "target") {
-      if (value != "on" && value != "off")
-        throw UsageError(fmt::format("driver '{}': target must be on or off", spec));
-      o.target = value == "on";
-    } else if (key == "fire") {
-      if (value != "drawn" && value != "box")
-        throw UsageError(fmt::format("driver '{}': fire must be drawn or box", spec));
-      o.fire = value == "box" ? 1 : 0;
-    } else if (key == "settle") {
-      o.settle_ms = number(0.0, 5000.0);
-    } else if (key == "seed") {
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), o.seed);
-      if (ec != std::errc() || end != value.data() + value.size())
-        throw UsageError(fmt::format("driver '{}': seed={} is not a non-negative integer", spec, value));
-    } else {
-      throw UsageError(fmt::format("driver '{}': unknown option '{}' (hold, fps, motion, act, target, settle, fire, seed)", spec, key));
-    }
-  }
-  return o;
-}
 
 namespace {
 
@@ -90,8 +41,8 @@ class IcDriver final : public drivers::Driver {
     const ModelManifest& m = model_.manifest();
     frame_ns_ = static_cast<std::int64_t>(std::llround(m.frame_interval_ms * 1e6));
     // The LSTM learnt one step per recorded frame: look at frames at that rate by default.
-    if (options_.fps <= 0) options_.fps = frame_ns_ > 0 ? std::min(1e9 / static_cast<double>(frame_ns_), 120.0) : 30.0;
-    period_ns_ = static_cast<std::int64_t>(1e9 / options_.fps);
+    if (!options_.fps) options_.fps = frame_ns_ > 0 ? std::min(1e9 / static_cast<double>(frame_ns_), 120.0) : 30.0;
+    period_ns_ = static_cast<std::int64_t>(1e9 / *options_.fps);
     for (const std::string& name : m.vocabulary) vocabulary_.push_back(drivers::parse_input_code(name));
     held_.assign(vocabulary_.size(), false);
     aimed_at_.assign(vocabulary_.size(), {-1, -1});
@@ -99,18 +50,18 @@ class IcDriver final : public drivers::Driver {
     crosshair_ = m.aim_frame == "crosshair";
     fire_only_at_boxes_ = crosshair_ && m.press_on_box >= 0.5;
     if (crosshair_ && options_.target) {
-      const double settle_ms = options_.settle_ms >= 0 ? options_.settle_ms : m.aim_interval_ms;
+      const double settle_ms = options_.settle_ms.value_or(m.aim_interval_ms);
       settle_ns_ = static_cast<std::int64_t>(std::llround(settle_ms * 1e6));
     }
-    fire_box_ = fire_only_at_boxes_ && (options_.fire >= 0 ? options_.fire == 1 : settle_ns_ > 0);
-    thresholds_ = options_.onsets ? m.release_thresholds : m.hold_thresholds;
-    if (options_.hold >= 0) thresholds_.assign(vocabulary_.size(), options_.hold);
+    fire_box_ = fires_at_boxes(options_.fire, fire_only_at_boxes_, settle_ns_);
+    thresholds_ = uses_release_thresholds(options_.act) ? m.release_thresholds : m.hold_thresholds;
+    if (options_.hold) thresholds_.assign(vocabulary_.size(), *options_.hold);
     planar_.resize(3 * static_cast<std::size_t>(m.shape.input_width) * static_cast<std::size_t>(m.shape.input_height));
   }
 
   std::string spec() const override {
     return fmt::format("ic:{},{}fps={:.4g},motion={},act={},target={},{}seed={}", options_.model,
-                       options_.hold >= 0 ? fmt::format("hold={},", options_.hold) : std::string(), options_.fps,
+                       options_.hold ? fmt::format("hold={},", *options_.hold) : std::string(), *options_.fps,
                        options_.motion ? "on" : "off", act_name(), options_.target ? "on" : "off",
                        crosshair_ && options_.target ? fmt::format("settle={:.4g},fire={},", static_cast<double>(settle_ns_) / 1e6, fire_box_ ? "box" : "drawn") : std::string(),
                        options_.seed);
@@ -151,7 +102,7 @@ class IcDriver final : public drivers::Driver {
             {"actions", actions_},
             {"act", act_name()},
             {"seed", options_.seed},
-            {"fps", options_.fps},
+            {"fps", *options_.fps},
             {"presses", presses_},
             {"re_presses", re_presses_},
             {"hold_thresholds", thresholds_},
@@ -215,39 +166,14 @@ class IcDriver final : public drivers::Driver {
         }
         continue;
       }
-      // act=hybrid clicks pointer buttons: pressed on a sampled onset (as act=onsets), released
-      // on the next frame looked at. A click is a tap of a frame or two, down on ~2 % of the
-      // recorded frames: a held threshold calibrated offline on so rare a state never fired live
-      // (strategy: no button 1 press in 20 s), and a release threshold let buttons stay down
-      // for seconds over Xvnc.
-      if (options_.hybrid && vocabulary_[k].button) {
-        if (held_[k]) set(k, false, send);
-        if (sample(p.onset_probability[k], m.onset_scales[k], step_ns)) set(k, true, send);
-        continue;
-      }
-      const bool want = p.held_probability[k] >= thresholds_[k];
-      if (options_.hybrid) {
-        if (want != held_[k]) {
-          set(k, want, send);
-        } else if (want && sample(p.onset_probability[k], m.repress_scales[k], step_ns)) {
-          set(k, false, send);
-          set(k, true, send);
-          ++re_presses_;
-        }
-        continue;
-      }
-      if (options_.onsets && sample(p.onset_probability[k], m.onset_scales[k], step_ns)) {
-        // A press onset: a key already down is released and pressed again (as the teacher's
-        // re-presses and repeated taps are).
-        if (held_[k]) {
-          set(k, false, send);
-          ++re_presses_;
-        }
-        set(k, true, send);
-      } else if (want != held_[k] && (!want || !options_.onsets)) {
-        // Releases follow the held probability; in `held` mode presses do too.
-        set(k, want, send);
-      }
+      const KeyView key{vocabulary_[k].button, held_[k], p.held_probability[k] >= thresholds_[k]};
+      const KeyActs a = act(options_.act, key, [&](Onset onset) {
+        const auto& scales = onset == Onset::press ? m.onset_scales : m.repress_scales;
+        return sample(p.onset_probability[k], scales[k], step_ns);
+      });
+      if (a.release) set(k, false, send);
+      if (a.press) set(k, true, send);
+      re_presses_ += a.re_press ? 1 : 0;
     }
     // An aimed click holds the pointer still until its release (the teacher never drags: a
     // move with button 1 down would turn the click into a box selection).
@@ -255,7 +181,7 @@ class IcDriver final : public drivers::Driver {
     const bool can_move = m.motion_scale > 0 || m.target_threshold <= 1.0;
     if (!can_move) return;
     // The motion head learnt the move made on frames that moved; onsets decides when to make one.
-    const bool drawn = !(options_.onsets || options_.hybrid) || sample(p.move_probability, m.onset_scales.back(), step_ns);
+    const bool drawn = !samples_moves(options_.act) || sample(p.move_probability, m.onset_scales.back(), step_ns);
     const auto move = static_cast<int>(vocabulary_.size());
     const auto at = aim(move);
     if (settle_ns_ > 0 && at) {
@@ -337,7 +263,7 @@ class IcDriver final : public drivers::Driver {
     return u < q;
   }
 
-  const char* act_name() const { return options_.hybrid ? "hybrid" : options_.onsets ? "onsets" : "held"; }
+  std::string act_name() const { return std::string(act_mode_name(options_.act)); }
 
   void set(std::size_t k, bool down, std::vector<drivers::Input>& send) {
     const drivers::InputCode& c = vocabulary_[k];

@@ -22,24 +22,23 @@ namespace {
 using drivers::InputKind;
 
 TEST(IcDriverArgs, PathThenOptions) {
-  const auto o = parse_ic_driver_args("/models/race-1,hold=0.7,fps=20,motion=off,act=held,seed=9", "ic:...");
+  const auto o = parse_ic_driver_args("/models/race-1,hold=0.7,fps=20,motion=off,act=held,seed=9");
   EXPECT_EQ(o.model, "/models/race-1");
-  EXPECT_DOUBLE_EQ(o.hold, 0.7);
-  EXPECT_DOUBLE_EQ(o.fps, 20);
+  EXPECT_EQ(o.hold, 0.7);
+  EXPECT_EQ(o.fps, 20);
   EXPECT_FALSE(o.motion);
-  EXPECT_FALSE(o.onsets);
+  EXPECT_EQ(o.act, ActMode::held);
   EXPECT_EQ(o.seed, 9u);
-  const auto d = parse_ic_driver_args("m", "ic:m");
-  EXPECT_LT(d.hold, 0);  // calibrated thresholds
-  EXPECT_TRUE(d.hybrid);
-  EXPECT_FALSE(d.onsets);
-  EXPECT_TRUE(parse_ic_driver_args("m,act=onsets", "ic:m").onsets);
-  EXPECT_THROW(parse_ic_driver_args("m,act=maybe", "ic:m,act=maybe"), UsageError);
-  EXPECT_THROW(parse_ic_driver_args("m,seed=-1", "ic:m,seed=-1"), UsageError);
-  EXPECT_EQ(parse_ic_driver_args("m", "ic:m").model, "m");
-  EXPECT_THROW(parse_ic_driver_args("", "ic:"), UsageError);
-  EXPECT_THROW(parse_ic_driver_args("m,hold=2", "ic:m,hold=2"), UsageError);
-  EXPECT_THROW(parse_ic_driver_args("m,speed=2", "ic:m,speed=2"), UsageError);
+  const auto d = parse_ic_driver_args("m");
+  EXPECT_FALSE(d.hold);  // calibrated thresholds
+  EXPECT_EQ(d.act, ActMode::hybrid);
+  EXPECT_EQ(parse_ic_driver_args("m,act=onsets").act, ActMode::onsets);
+  EXPECT_THROW(parse_ic_driver_args("m,act=maybe"), UsageError);
+  EXPECT_THROW(parse_ic_driver_args("m,seed=-1"), UsageError);
+  EXPECT_EQ(parse_ic_driver_args("m").model, "m");
+  EXPECT_THROW(parse_ic_driver_args(""), UsageError);
+  EXPECT_THROW(parse_ic_driver_args("m,hold=2"), UsageError);
+  EXPECT_THROW(parse_ic_driver_args("m,speed=2"), UsageError);
 }
 
 class IcDriverTest : public ::testing::Test {
@@ -81,7 +80,7 @@ void expect_input_at(const drivers::Input& in, InputKind kind, int x, int y) {
 }
 
 TEST_F(IcDriverTest, HoldThresholdDrivesPressesAndReleases) {
-  auto all = make_ic_driver(parse_ic_driver_args(*model_ + ",hold=0,motion=off,act=held", "ic"));
+  auto all = make_ic_driver(parse_ic_driver_args(*model_ + ",hold=0,motion=off,act=held"));
   EXPECT_TRUE(all->wants_image());
   ASSERT_EQ(all->vocabulary().size(), 2u);
   const drivers::Step s = all->step(view(1'000'000'000, 1));
@@ -93,7 +92,7 @@ TEST_F(IcDriverTest, HoldThresholdDrivesPressesAndReleases) {
   // A later frame: still wanted, already held: nothing sent twice.
   EXPECT_TRUE(all->step(view(1'200'000'000, 2)).send.empty());
 
-  auto none = make_ic_driver(parse_ic_driver_args(*model_ + ",hold=1,motion=off,act=held", "ic"));
+  auto none = make_ic_driver(parse_ic_driver_args(*model_ + ",hold=1,motion=off,act=held"));
   EXPECT_TRUE(none->step(view(1'000'000'000, 1)).send.empty());  // sigmoid < 1: never held
 }
 
@@ -112,7 +111,7 @@ std::string model_with_onset_scale(const std::string& model, double scale, const
 TEST_F(IcDriverTest, OnsetsPressAndRePressAtTheCalibratedRate) {
   // Scale so large that every probability becomes 1: each key is pressed on the first frame and
   // released and pressed again on every later one.
-  auto always = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 1e5, "onsets-always") + ",hold=0,motion=off,act=onsets", "ic"));
+  auto always = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 1e5, "onsets-always") + ",hold=0,motion=off,act=onsets"));
   const drivers::Step first = always->step(view(1'000'000'000, 1));
   ASSERT_EQ(first.send.size(), 2u);
   EXPECT_EQ(first.send[0].kind, InputKind::key_press);
@@ -125,12 +124,12 @@ TEST_F(IcDriverTest, OnsetsPressAndRePressAtTheCalibratedRate) {
   EXPECT_EQ(always->report()["re_presses"], 2);
   // Scale 0: no onset is ever drawn, so even a held probability above the threshold presses
   // nothing (presses come from onsets only).
-  auto never = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 0, "onsets-never") + ",hold=0,motion=off,act=onsets", "ic"));
+  auto never = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 0, "onsets-never") + ",hold=0,motion=off,act=onsets"));
   for (std::uint64_t f = 1; f <= 20; ++f) EXPECT_TRUE(never->step(view(static_cast<std::int64_t>(f) * 100'000'000, f)).send.empty());
 }
 
 TEST_F(IcDriverTest, HybridFollowsTheStateAndRePressesOnOnsets) {
-  auto d = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 1e5, "hybrid-always") + ",hold=0,motion=off,act=hybrid", "ic"));
+  auto d = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 1e5, "hybrid-always") + ",hold=0,motion=off,act=hybrid"));
   const drivers::Step first = d->step(view(1'000'000'000, 1));  // state presses only
   ASSERT_EQ(first.send.size(), 2u);
   EXPECT_EQ(first.send[0].kind, InputKind::key_press);
@@ -139,7 +138,7 @@ TEST_F(IcDriverTest, HybridFollowsTheStateAndRePressesOnOnsets) {
   EXPECT_EQ(second.send[0].kind, InputKind::key_release);
   EXPECT_EQ(second.send[1].kind, InputKind::key_press);
   EXPECT_EQ(d->report()["act"], "hybrid");
-  auto calm = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 0, "hybrid-never") + ",hold=0,motion=off,act=hybrid", "ic"));
+  auto calm = make_ic_driver(parse_ic_driver_args(model_with_onset_scale(*model_, 0, "hybrid-never") + ",hold=0,motion=off,act=hybrid"));
   EXPECT_EQ(calm->step(view(1'000'000'000, 1)).send.size(), 2u);
   EXPECT_TRUE(calm->step(view(1'100'000'000, 2)).send.empty());  // held, never re-pressed
 }
@@ -148,7 +147,7 @@ TEST_F(IcDriverTest, SameSeedSameActions) {
   // Scale 1: the untrained network's probabilities (about one half) are drawn from as they are.
   const std::string model = model_with_onset_scale(*model_, 1.0, "onsets-seed");
   auto run = [&](const std::string& options) {
-    auto d = make_ic_driver(parse_ic_driver_args(model + options, "ic"));
+    auto d = make_ic_driver(parse_ic_driver_args(model + options));
     std::vector<std::tuple<int, unsigned, int, int>> sent;
     for (std::uint64_t f = 1; f <= 60; ++f)
       for (const auto& in : d->step(view(static_cast<std::int64_t>(f) * 50'000'000, f)).send)
@@ -162,7 +161,7 @@ TEST_F(IcDriverTest, SameSeedSameActions) {
 }
 
 TEST_F(IcDriverTest, RateLimitAndReport) {
-  auto d = make_ic_driver(parse_ic_driver_args(*model_ + ",fps=10", "ic"));
+  auto d = make_ic_driver(parse_ic_driver_args(*model_ + ",fps=10"));
   std::int64_t t = 1'000'000'000;
   std::uint64_t frame = 0;
   // 30 frames 20 ms apart: at 10 per second, every fifth one is looked at.
@@ -237,7 +236,7 @@ std::string aiming_model(const std::string& name, int slot, double threshold, bo
 TEST_F(IcDriverTest, PressAimsAtTheChosenBox) {
   // Slot 1: column 0, row 1: centre (0.03125, 0.1667), 0.04 high; aimed 0.25 h below the centre.
   const std::string model = aiming_model("aim-slot1", 1, 0.5);
-  auto d = make_ic_driver(parse_ic_driver_args(model, "ic"));
+  auto d = make_ic_driver(parse_ic_driver_args(model));
   const drivers::Step s = d->step(view(1'000'000'000, 1));
   ASSERT_EQ(s.send.size(), 2u);
   const int x = static_cast<int>(std::lround(0.03125 * 320)), y = static_cast<int>(std::lround((1.5 / 9 + 0.25 * 0.04) * 180));
@@ -253,7 +252,7 @@ TEST_F(IcDriverTest, PressAimsAtTheChosenBox) {
   EXPECT_EQ(next.send[1].kind, InputKind::button_press);
 
   // Another slot, another point: row 3.
-  auto d3 = make_ic_driver(parse_ic_driver_args(aiming_model("aim-slot3", 3, 0.5), "ic"));
+  auto d3 = make_ic_driver(parse_ic_driver_args(aiming_model("aim-slot3", 3, 0.5)));
   const drivers::Step s3 = d3->step(view(1'000'000'000, 1));
   ASSERT_EQ(s3.send.size(), 2u);
   EXPECT_EQ(s3.send[1].y, static_cast<int>(std::lround((3.5 / 9 + 0.25 * 0.04) * 180)));
@@ -262,7 +261,7 @@ TEST_F(IcDriverTest, PressAimsAtTheChosenBox) {
   // the pointer is, with no motion.
   for (const auto& [dir, options] : {std::pair{aiming_model("aim-never", 1, 2.0), std::string()},
                                      std::pair{model, std::string(",target=off")}}) {
-    auto plain = make_ic_driver(parse_ic_driver_args(dir + options, "ic"));
+    auto plain = make_ic_driver(parse_ic_driver_args(dir + options));
     const drivers::Step p = plain->step(view(1'000'000'000, 1));
     ASSERT_EQ(p.send.size(), 1u) << options;
     EXPECT_EQ(p.send[0].kind, InputKind::button_press);
@@ -271,14 +270,14 @@ TEST_F(IcDriverTest, PressAimsAtTheChosenBox) {
   }
 
   // "No object" most probable: never aimed at a box.
-  auto none = make_ic_driver(parse_ic_driver_args(aiming_model("aim-none", no_target(FeatureLayout{2, 4}), 0.5), "ic"));
+  auto none = make_ic_driver(parse_ic_driver_args(aiming_model("aim-none", no_target(FeatureLayout{2, 4}), 0.5)));
   const drivers::Step n = none->step(view(1'000'000'000, 1));
   ASSERT_EQ(n.send.size(), 1u);
   EXPECT_EQ(n.send[0].x, -1);
 }
 
 TEST_F(IcDriverTest, AimedClickIsReleasedWhereItWasMadeAndHoldsThePointer) {
-  auto d = make_ic_driver(parse_ic_driver_args(aiming_model("aim-clicky", 2, 0.5, true) + ",act=onsets", "ic"));
+  auto d = make_ic_driver(parse_ic_driver_args(aiming_model("aim-clicky", 2, 0.5, true) + ",act=onsets"));
   const drivers::Step first = d->step(view(1'000'000'000, 1));
   ASSERT_EQ(first.send.size(), 2u);  // the move drawn too is not sent: button1 is down
   EXPECT_EQ(first.send[0].kind, InputKind::pointer_motion);
@@ -299,7 +298,7 @@ TEST_F(IcDriverTest, CrosshairMovesByTheGainAndFiresWhereTheViewPoints) {
   // Slot 2: column 0, row 2, aimed at (0.03125, 2.5/9 + 0.25 x 0.04). A crosshair model turns the
   // view toward it: the pointer (at the centre, 160, 90, before any move) moves by 0.5 x the
   // point's offset from the centre. The click drawn on the same frame is not aimed: it fires.
-  auto d = make_ic_driver(parse_ic_driver_args(aiming_model("aim-crosshair", 2, 0.5, true, true) + ",act=onsets", "ic"));
+  auto d = make_ic_driver(parse_ic_driver_args(aiming_model("aim-crosshair", 2, 0.5, true, true) + ",act=onsets"));
   const drivers::Step first = d->step(view(1'000'000'000, 1));
   ASSERT_EQ(first.send.size(), 2u);
   expect_input_at(first.send[0], InputKind::button_press, -1, -1);
@@ -321,7 +320,7 @@ TEST_F(IcDriverTest, CrosshairMovesByTheGainAndFiresWhereTheViewPoints) {
   // for one; none comes (every box is in column 0), so no press is sent and each wait lapses.
   const std::string picky = aiming_model("aim-crosshair-picky", 2, 0.5, true, true);
   test::edit_manifest(picky, [](nlohmann::json& j) { j["policy"]["aim"]["press_on_box"] = 1.0; });
-  auto p = make_ic_driver(parse_ic_driver_args(picky + ",act=onsets", "ic"));
+  auto p = make_ic_driver(parse_ic_driver_args(picky + ",act=onsets"));
   for (int i = 0; i < 8; ++i)
     for (const auto& in : p->step(view(1'000'000'000 + i * 100'000'000LL, static_cast<std::uint64_t>(i + 1))).send)
       EXPECT_NE(in.kind, InputKind::button_press) << "step " << i;
@@ -340,21 +339,21 @@ TEST_F(IcDriverTest, SettledTurnsWaitUntilTheLastTurnCanShow) {
         if (in.kind == InputKind::pointer_motion) at.push_back(i);
     return at;
   };
-  auto every = make_ic_driver(parse_ic_driver_args(model + ",act=held,hold=1,settle=0", "ic"));
+  auto every = make_ic_driver(parse_ic_driver_args(model + ",act=held,hold=1,settle=0"));
   // Every frame, until the pointer is held at the window's corner (a turn that moves nothing
   // sends nothing).
   EXPECT_EQ(turns(*every), (std::vector<int>{0, 1, 2, 3, 4}));
   EXPECT_EQ(every->report()["settle_ms"], 0.0);
-  auto settled = make_ic_driver(parse_ic_driver_args(model + ",act=held,hold=1,settle=250", "ic"));
+  auto settled = make_ic_driver(parse_ic_driver_args(model + ",act=held,hold=1,settle=250"));
   EXPECT_EQ(turns(*settled), (std::vector<int>{0, 3, 6}));
   EXPECT_EQ(settled->report()["settled_turns"], 3);
   EXPECT_NE(settled->spec().find("settle=250"), std::string::npos) << settled->spec();
   // The model's learnt interval is the default.
   test::edit_manifest(model, [](nlohmann::json& j) { j["policy"]["aim"]["interval_ms"] = 250.0; });
-  auto learnt = make_ic_driver(parse_ic_driver_args(model + ",act=held,hold=1", "ic"));
+  auto learnt = make_ic_driver(parse_ic_driver_args(model + ",act=held,hold=1"));
   EXPECT_EQ(turns(*learnt), (std::vector<int>{0, 3, 6}));
-  EXPECT_THROW(parse_ic_driver_args(model + ",settle=-1", "ic"), UsageError);
-  EXPECT_THROW(parse_ic_driver_args(model + ",fire=often", "ic"), UsageError);
+  EXPECT_THROW(parse_ic_driver_args(model + ",settle=-1"), UsageError);
+  EXPECT_THROW(parse_ic_driver_args(model + ",fire=often"), UsageError);
 }
 
 TEST_F(IcDriverTest, FireBoxClicksOnlyWithABoxUnderTheCrosshair) {
@@ -373,18 +372,18 @@ TEST_F(IcDriverTest, FireBoxClicksOnlyWithABoxUnderTheCrosshair) {
         n += in.kind == InputKind::button_press;
     return n;
   };
-  auto box = make_ic_driver(parse_ic_driver_args(model, "ic"));
+  auto box = make_ic_driver(parse_ic_driver_args(model));
   EXPECT_NE(box->spec().find("fire=box"), std::string::npos) << box->spec();
   EXPECT_EQ(presses(*box), 0);
   EXPECT_EQ(box->report()["lapsed_presses"], 0);
   EXPECT_EQ(box->report()["fire"], "box");
-  auto drawn = make_ic_driver(parse_ic_driver_args(model + ",fire=drawn", "ic"));
+  auto drawn = make_ic_driver(parse_ic_driver_args(model + ",fire=drawn"));
   EXPECT_EQ(presses(*drawn), 0);
   EXPECT_GE(drawn->report()["lapsed_presses"].get<int>(), 1);
 }
 
 TEST_F(IcDriverTest, UnusableModelIsAUsageError) {
-  EXPECT_THROW(make_ic_driver(parse_ic_driver_args("/nonexistent/model", "ic:/nonexistent/model")), UsageError);
+  EXPECT_THROW(make_ic_driver(parse_ic_driver_args("/nonexistent/model")), UsageError);
 }
 
 }  // namespace
