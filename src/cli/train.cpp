@@ -3,6 +3,7 @@
 // training options, ic::train_model, one summary line.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "cli/commands.h"
@@ -28,6 +29,7 @@ struct TrainArgs {
   std::string aim = "auto";
   std::string input;
   std::string confidence = "0.3";
+  bool accept_weak = false;
 };
 
 // The command line as training options. Checks what is about how it was written (a number, a
@@ -42,6 +44,7 @@ ic::TrainOptions train_options(const TrainArgs& a) {
   o.seed = a.seed;
   o.threads = a.threads;
   o.aim = a.aim;
+  o.accept_weak = a.accept_weak;
   if (a.confidence == "auto") {
     o.confidence.reset();
   } else {  // the range is the trainer's to check
@@ -61,14 +64,16 @@ ic::TrainOptions train_options(const TrainArgs& a) {
   return o;
 }
 
-// The one line on stdout: the model's final losses and its held-out figures.
-void print_summary(const std::string& out, const ic::ModelManifest& m) {
+// The one line on stdout: the model's final losses, its held-out figures and its verdict.
+void print_summary(const std::string& out, const ic::ModelManifest& m, bool saved) {
   const auto& losses = m.info["final_losses"];
-  fmt::print("model {}: detector loss {}, policy loss {}, held-out key accuracy {} (majority {}), mAP@0.5 {}\n",
-             out, losses["detector"].dump(), losses["policy"].dump(),
+  const bool weak = m.info["verdict"]["weak"] == true;
+  fmt::print("model {}{}: detector loss {}, policy loss {}, held-out key accuracy {} (majority {}), mAP@0.5 {}{}\n",
+             out, weak ? " (weak)" : "", losses["detector"].dump(), losses["policy"].dump(),
              m.info["metrics"]["policy_on_detector"]["held_accuracy"].dump(),
              m.info["metrics"]["policy_on_detector"]["majority_baseline_accuracy"].dump(),
-             m.info["metrics"]["detector"]["map50"].dump());
+             m.info["metrics"]["detector"]["map50"].dump(), saved ? "" : ", not saved");
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -92,6 +97,9 @@ void add_train(CLI::App& app, Context& ctx) {
                   "What the pointer means: pointer (it points at objects), crosshair (its motion turns a first-person "
                   "view), or auto (decided from the recordings)")
       ->check(CLI::IsMember({"auto", "pointer", "crosshair"}));
+  cmd->add_flag("--accept-weak", args->accept_weak,
+                "Save the model even when it is weak: its policy no better than each key's majority state, or a "
+                "labelled class not detected (docs/intelligent-client.md); without it such a model is refused (exit 1)");
   cmd->callback([args, &ctx] {
     // Read by OpenMP when its pool starts (first parallel region): idle workers sleep instead
     // of spinning on the shared cores. A value the user set is kept.
@@ -100,7 +108,12 @@ void add_train(CLI::App& app, Context& ctx) {
     Progress progress(ctx.quiet);
     o.progress = [&](const std::string& line) { progress.update(line); };
     o.note = [&](const std::string& line) { progress.note(line); };
-    print_summary(o.out, ic::train_model(o));
+    try {
+      print_summary(o.out, ic::train_model(o), true);
+    } catch (const ic::WeakModelError& e) {
+      print_summary(o.out, e.manifest, false);  // the figures behind the refusal, then its one line
+      throw;
+    }
   });
 }
 #else

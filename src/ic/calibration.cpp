@@ -18,6 +18,12 @@ double threshold_for_fraction(std::span<const float> probabilities, double fract
   return static_cast<double>(p[k - 1]);
 }
 
+double bounded_threshold(double threshold, double fraction) {
+  if (!(fraction > 0)) return kNever;
+  if (fraction >= 1) return std::min(threshold, 0.5);
+  return threshold;
+}
+
 double expected_held_share(std::span<const float> onset, std::span<const float> held, double threshold) {
   const std::size_t n = std::min(onset.size(), held.size());
   if (n == 0) return 0;

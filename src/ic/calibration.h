@@ -12,6 +12,12 @@ namespace pictor::ic {
 // probabilities. Pure.
 double threshold_for_fraction(std::span<const float> probabilities, double fraction);
 
+// A hold (or release) threshold for a key the teacher held on `fraction` of its frames: kNever
+// (above every probability) when it never held it, at most 0.5 when it held it on every frame,
+// else `threshold` unchanged. Pure.
+inline constexpr double kNever = 2.0;
+double bounded_threshold(double threshold, double fraction);
+
 // The share of frames a driver that presses on onsets and releases when the held probability
 // falls below `threshold` is expected to hold the key: d(0) = onset(0), then per frame
 // d(t) = onset(t) + (1 - onset(t)) x d(t-1) x [held(t) >= threshold] — pressed by an onset, or

@@ -193,6 +193,19 @@ ModelManifest parse_manifest(const nlohmann::json& j, const std::string& path) {
   if (window.size() != 2) throw UsageError(fmt::format("{}: window must be [W, H]", path));
   m.window_width = window[0];
   m.window_height = window[1];
+  if (j.contains("verdict")) {  // absent in models trained before verdicts: unknown
+    const nlohmann::json& v = j["verdict"];
+    if (!v.is_object() || !v.contains("weak") || !v["weak"].is_boolean())
+      throw UsageError(fmt::format("{}: verdict.weak must be true or false", path));
+    m.weak = v["weak"].get<bool>();
+    if (v.contains("reasons")) {
+      if (!v["reasons"].is_array()) throw UsageError(fmt::format("{}: verdict.reasons must be a list of strings", path));
+      for (const auto& r : v["reasons"]) {
+        if (!r.is_string()) throw UsageError(fmt::format("{}: verdict.reasons must be a list of strings", path));
+        m.weak_reasons.push_back(r.get<std::string>());
+      }
+    }
+  }
   m.info = j;
   for (const char* k : {"schema", "input_size", "classes", "vocabulary", "feature_layout", "detector", "policy", "window"})
     m.info.erase(k);

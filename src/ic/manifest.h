@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,8 +91,13 @@ struct ModelManifest {
   double confidence = 0.3;
   double nms_iou = 0.5;
   // Provenance and quality, written by training and kept as they are on load (data hash, seed,
-  // steps, final losses, metrics, parameter counts, versions).
+  // steps, final losses, metrics, parameter counts, versions, the teacher's input mix, the
+  // verdict).
   nlohmann::json info = nlohmann::json::object();
+  // The verdict's `weak` and `reasons` (model_quality.h), read on load from info["verdict"];
+  // nullopt for a model trained before verdicts existed.
+  std::optional<bool> weak;
+  std::vector<std::string> weak_reasons;
 };
 
 nlohmann::json manifest_json(const ModelManifest& m);

@@ -28,8 +28,15 @@ struct Sequence {
   std::size_t train_end = 0;                      // frames [0, train_end) are trained on
 };
 
-// The frames of `rec` downscaled to the input size; the last `held_out` fraction is not trained on.
-Sequence prepare(const TrainingRecording& rec, const NetworkShape& shape, double held_out);
+// The frames of `rec` downscaled to the input size, cut into `blocks` consecutive sequences of
+// (nearly) equal length, at most one per kMinBlockFrames frames and at least one; the last
+// `held_out` fraction of each is not trained on. Interleaved held-out stretches keep the
+// recording's mix of situations and actions: one tail of a 60 s racing recording could fall in
+// a stretch with a third of the presses of another (docs/performance.md, "intelligent client,
+// every time").
+inline constexpr std::size_t kHeldOutBlocks = 4, kMinBlockFrames = 200;
+std::vector<Sequence> prepare(const TrainingRecording& rec, const NetworkShape& shape, double held_out,
+                              std::size_t blocks = kHeldOutBlocks);
 
 // One frame of one sequence.
 struct Frame {

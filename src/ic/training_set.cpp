@@ -66,7 +66,7 @@ TrainingSet load_training_set(const TrainOptions& o) {
 
   for (const auto& r : recs) {
     report(o.progress, fmt::format("train: decoding {} frames of {}", r.frames.size(), r.dir));
-    set.sequences.push_back(prepare(r, m.shape, o.held_out));
+    for (Sequence& s : prepare(r, m.shape, o.held_out)) set.sequences.push_back(std::move(s));
     set.frames += r.frames.size();
   }
   for (std::size_t q = 0; q < set.sequences.size(); ++q) {
@@ -77,8 +77,9 @@ TrainingSet load_training_set(const TrainOptions& o) {
   }
   if (set.detector_pool.empty())
     throw UsageError(fmt::format("{}: no labelled frames to train the detector on", recs[0].dir));
-  report(o.note, fmt::format("train: {} recording(s), {} frames ({} trained on), {} labelled for the detector, {} held out",
-                             recs.size(), set.frames, set.frames_trained, set.detector_pool.size(),
+  report(o.note, fmt::format("train: {} recording(s) in {} blocks, {} frames ({} trained on), {} labelled for the "
+                             "detector, {} held out (the end of each block)",
+                             recs.size(), set.sequences.size(), set.frames, set.frames_trained, set.detector_pool.size(),
                              set.detector_held_out.size()));
   return set;
 }

@@ -39,6 +39,8 @@ struct TrainOptions {
   double held_out = 0.2;
   // The pointer's frame of reference (target_training.h fit_aim): auto, pointer or crosshair.
   std::string aim = "auto";
+  // Save a model that model_quality.h judges weak (its verdict still says so); false: refuse it.
+  bool accept_weak = false;
   // Transient status ("detector step 120/800 loss ..."), and lines that stay.
   std::function<void(const std::string&)> progress;
   std::function<void(const std::string&)> note;

@@ -24,6 +24,19 @@ TEST(Calibration, ThresholdReproducesTheHeldShare) {
   EXPECT_DOUBLE_EQ(threshold_for_fraction({}, 0.4), 0.5);
 }
 
+TEST(Calibration, BoundedThresholdAtTheExtremes) {
+  // Never held by the teacher: above any probability (the quantile just above the largest
+  // held-out one, 0.0004, pressed the key whenever the network was a little less sure live).
+  EXPECT_EQ(bounded_threshold(0.00036, 0.0), kNever);
+  EXPECT_GT(kNever, 1.0);
+  // Held on every frame: the key stays down down to 0.5 even when every held-out frame said 0.997.
+  EXPECT_DOUBLE_EQ(bounded_threshold(0.9966, 1.0), 0.5);
+  EXPECT_DOUBLE_EQ(bounded_threshold(0.3, 1.0), 0.3);
+  // In between: the quantile unchanged.
+  EXPECT_DOUBLE_EQ(bounded_threshold(0.9966, 0.98), 0.9966);
+  EXPECT_DOUBLE_EQ(bounded_threshold(0.0004, 0.01), 0.0004);
+}
+
 TEST(Calibration, ThresholdBelowHalfWhenTheNetworkIsTimid) {
   // The recorded key is down on 40 % of the frames but the network never says more than 0.3:
   // the plain 0.5 threshold would never press it; the calibrated one does, on 4 frames of 10.

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "ic/calibration.h"
 #include "ic/frame_image.h"
+#include "ic/model_quality.h"
 #include "ic/torch/model.h"
 #include "ic/pointer_target.h"
 
@@ -45,6 +46,7 @@ class IcDriver final : public drivers::Driver {
     period_ns_ = static_cast<std::int64_t>(1e9 / *options_.fps);
     for (const std::string& name : m.vocabulary) vocabulary_.push_back(drivers::parse_input_code(name));
     held_.assign(vocabulary_.size(), false);
+    key_presses_.assign(vocabulary_.size(), 0);
     aimed_at_.assign(vocabulary_.size(), {-1, -1});
     armed_until_ns_.assign(vocabulary_.size(), -1);
     crosshair_ = m.aim_frame == "crosshair";
@@ -117,6 +119,13 @@ class IcDriver final : public drivers::Driver {
             {"settled_turns", settled_turns_},
             {"fire", fire_box_ ? "box" : "drawn"},
             {"actions_per_minute", apm},
+            // Its input mix beside the teacher's (the manifest's, from the recordings), and the
+            // model's verdict (null: trained before verdicts).
+            {"fidelity", fidelity_json({first_ns_ >= 0 ? static_cast<double>(last_ns_ - first_ns_) / 1e9 : 0.0, actions_,
+                                        key_presses_},
+                                       model_.manifest().info.value("teacher", nlohmann::json()),
+                                       model_.manifest().vocabulary)},
+            {"model_weak", model_.manifest().weak ? nlohmann::json(*model_.manifest().weak) : nlohmann::json()},
             {"detections_per_frame", frames_processed_ ? nlohmann::json(static_cast<double>(detections_) / static_cast<double>(frames_processed_)) : nlohmann::json(nullptr)},
             {"inference_ms", {{"downscale", downscale_.summary()},
                               {"detect", detect_.summary()},
@@ -296,6 +305,7 @@ class IcDriver final : public drivers::Driver {
     last_input_ns_ = now_ns_;
     held_[k] = down;
     presses_ += down ? 1 : 0;
+    key_presses_[k] += down ? 1 : 0;
   }
 
   // The learnt motion is a fraction of the window; whole pixels are sent, the remainder carried.
@@ -331,6 +341,7 @@ class IcDriver final : public drivers::Driver {
   std::vector<bool> held_;
   std::vector<double> thresholds_;
   std::uint64_t presses_ = 0, re_presses_ = 0;
+  std::vector<std::uint64_t> key_presses_;  // per vocabulary entry
   std::vector<std::uint8_t> planar_;
   std::uint64_t frames_seen_ = 0;
   std::int64_t last_decision_ns_ = -1;
@@ -361,7 +372,15 @@ class IcDriver final : public drivers::Driver {
 }  // namespace
 
 std::unique_ptr<drivers::Driver> make_ic_driver(const IcDriverOptions& options) {
-  return std::make_unique<IcDriver>(options, Model::load(options.model));
+  Model model = Model::load(options.model);
+  // A weak model (pictor train --accept-weak) plays, with a warning saying why it is weak.
+  if (const ModelManifest& m = model.manifest(); m.weak && *m.weak) {
+    std::string why;
+    for (const std::string& r : m.weak_reasons) why += (why.empty() ? "" : "; ") + r;
+    fmt::print(stderr, "pictor: warning: ic:{} is a weak model ({}); it may not play like its teacher\n", options.model,
+               why.empty() ? "its manifest says so" : why);
+  }
+  return std::make_unique<IcDriver>(options, std::move(model));
 }
 
 }  // namespace pictor::ic

@@ -50,14 +50,32 @@ PolicyScore score_policy(PolicyNet& pol, const std::vector<Sequence>& seqs,
 
 // Sets m.hold_thresholds and m.onset_scales from the policy run on the detector's output (what
 // the driver sees) over whole sequences, measured on the held-out frames (all frames when none
-// are held out): per key the threshold that gives the recorded share of held frames, and the
-// factors that make the expected number of presses and moves equal the recorded numbers.
+// are held out): per key the threshold that gives the teacher's share of held frames, and the
+// factors that make the expected number of presses and moves equal the teacher's. The teacher's
+// shares and rates are those of every frame of the recordings (the held-out stretches are a
+// fifth of them: a few seconds, a dozen presses of a key); the network's probabilities are
+// those of the frames it was not trained on. A key the teacher never held is never pressed
+// (threshold kNever), one it held on every frame is held at every probability from 0.5 down: a
+// quantile at the very end of the held-out probabilities is one unlucky frame away from a key
+// that flickers down and up live (the tiny threshold of a never-held key pressed it whenever
+// the network was a little less sure than usual).
 nlohmann::json calibrate_policy(PolicyNet& pol, const std::vector<Sequence>& seqs,
                                 const std::vector<std::vector<std::vector<float>>>& features, ModelManifest& m) {
   torch::NoGradGuard no_grad;
   const std::size_t v = m.vocabulary.size();
-  std::size_t held_out = 0;
-  for (const Sequence& s : seqs) held_out += s.images.size() - s.train_end;
+  std::size_t held_out = 0, all_frames = 0;
+  std::vector<double> held_all(v, 0), onset_all(v + 1, 0);
+  for (const Sequence& s : seqs) {
+    held_out += s.images.size() - s.train_end;
+    all_frames += s.images.size();
+    for (std::size_t i = 0; i < s.images.size(); ++i) {
+      for (std::size_t k = 0; k < v; ++k) {
+        held_all[k] += s.held[i][k];
+        onset_all[k] += s.pressed[i][k];
+      }
+      onset_all[v] += s.moved[i];
+    }
+  }
   std::vector<std::vector<float>> held_p(v), onset_p(v + 1);
   std::vector<double> held_n(v, 0), onset_n(v + 1, 0);
   std::size_t frames = 0;
@@ -79,6 +97,8 @@ nlohmann::json calibrate_policy(PolicyNet& pol, const std::vector<Sequence>& seq
       onset_n[v] += seqs[q].moved[i];
     }
   }
+  // The teacher's onsets at its whole-recording rate, over as many frames as are calibrated on.
+  const double per_frame = all_frames ? static_cast<double>(frames) / static_cast<double>(all_frames) : 0.0;
   m.hold_thresholds.assign(v, 0.5);
   m.release_thresholds.assign(v, 0.5);
   m.repress_scales.assign(v, 1.0);
@@ -87,25 +107,33 @@ nlohmann::json calibrate_policy(PolicyNet& pol, const std::vector<Sequence>& seq
   for (std::size_t k = 0; k <= v; ++k) {
     double predicted = 0;
     for (const float p : onset_p[k]) predicted += static_cast<double>(p);
-    m.onset_scales[k] = rate_scale(onset_p[k], onset_n[k]);
-    nlohmann::json e = {{"recorded_onsets", onset_n[k]}, {"predicted_onsets", predicted}, {"onset_scale", m.onset_scales[k]}};
+    const double target_onsets = onset_all[k] * per_frame;
+    // Never pressed (or moved) by the teacher: never drawn either.
+    m.onset_scales[k] = target_onsets > 0 ? rate_scale(onset_p[k], target_onsets) : 0.0;
+    nlohmann::json e = {{"recorded_onsets", onset_n[k]},
+                        {"teacher_onsets", target_onsets},
+                        {"predicted_onsets", predicted},
+                        {"onset_scale", m.onset_scales[k]}};
     if (k < v) {
-      const double fraction = frames ? held_n[k] / static_cast<double>(frames) : 0.0;
-      m.hold_thresholds[k] = threshold_for_fraction(held_p[k], fraction);
+      const double fraction = all_frames ? held_all[k] / static_cast<double>(all_frames) : 0.0;
+      m.hold_thresholds[k] = bounded_threshold(threshold_for_fraction(held_p[k], fraction), fraction);
       std::vector<float> scaled(onset_p[k].size());
       for (std::size_t i = 0; i < scaled.size(); ++i)
         scaled[i] = static_cast<float>(std::min(1.0, static_cast<double>(onset_p[k][i]) * m.onset_scales[k]));
-      m.release_thresholds[k] = release_threshold(scaled, held_p[k], fraction);
+      m.release_thresholds[k] = bounded_threshold(release_threshold(scaled, held_p[k], fraction), fraction);
       e["held_fraction"] = fraction;
+      e["held_fraction_held_out"] = frames ? held_n[k] / static_cast<double>(frames) : 0.0;
       e["hold_threshold"] = m.hold_thresholds[k];
       e["release_threshold"] = m.release_thresholds[k];
-      m.repress_scales[k] = repress_scale(onset_p[k], held_p[k], m.hold_thresholds[k], onset_n[k]);
+      m.repress_scales[k] = repress_scale(onset_p[k], held_p[k], m.hold_thresholds[k], target_onsets);
       e["repress_scale"] = m.repress_scales[k];
       e["expected_held_share_onsets"] = expected_held_share(scaled, held_p[k], m.release_thresholds[k]);
     }
     per_key[k < v ? m.vocabulary[k] : std::string("pointer move")] = e;
   }
-  return {{"frames", frames}, {"on", held_out ? "held-out frames, detector features" : "all frames, detector features"},
+  return {{"frames", frames},
+          {"on", held_out ? "held-out frames, detector features" : "all frames, detector features"},
+          {"targets", "the teacher's held shares and onset rates over every recorded frame"},
           {"per_key", per_key}};
 }
 

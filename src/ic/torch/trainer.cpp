@@ -11,6 +11,7 @@
 #include "analysis/stats.h"
 #include "core/json_util.h"
 #include "ic/detections.h"
+#include "ic/model_quality.h"
 #include "ic/pointer_target.h"
 #include "ic/torch/detector_training.h"
 #include "ic/torch/networks.h"
@@ -47,6 +48,7 @@ struct DetectorEvaluation {
   std::vector<std::vector<std::vector<Detection>>> detected;  // per sequence, per frame, at the threshold
   std::vector<std::vector<Detection>> held_out, held_out_truth;  // the held-out labelled frames
   DetectionScore score;
+  DetectionScore visible;  // over the boxes the detector can see (model_quality.h visible_boxes)
 };
 constexpr double kLowConfidence = 0.05;
 
@@ -66,6 +68,9 @@ DetectorEvaluation evaluate_detector(DetectorNet& det, TrainingSet& set, const T
   // AP over the whole precision/recall curve (down to the low threshold); precision and recall
   // at the chosen one.
   e.score = score_detections(e.held_out, e.held_out_truth, classes, m.confidence);
+  e.visible = score_detections(visible_boxes(e.held_out, m.shape.input_width, m.shape.input_height),
+                               visible_boxes(e.held_out_truth, m.shape.input_width, m.shape.input_height), classes,
+                               m.confidence);
   for (auto& frames : e.detected) frames = above_confidence(frames, m.confidence);
   e.held_out = above_confidence(e.held_out, m.confidence);
   note(o, fmt::format("train: detector {} steps, loss {:.4f}, held-out precision {:.3f} recall {:.3f} at confidence "
@@ -75,8 +80,9 @@ DetectorEvaluation evaluate_detector(DetectorNet& det, TrainingSet& set, const T
   std::string per_class;
   for (std::size_t c = 0; c < e.score.per_class.size(); ++c) {
     const DetectionScore::Class& cs = e.score.per_class[c];
-    per_class += fmt::format("{}{} AP {:.3f} precision {:.3f} recall {:.3f} ({} boxes)", c ? ", " : "", m.classes[c],
-                             cs.ap50, cs.precision, cs.recall, cs.truths);
+    per_class += fmt::format("{}{} AP {:.3f} precision {:.3f} recall {:.3f} ({} boxes; AP {:.3f} on the {} of {} px and "
+                             "more)", c ? ", " : "", m.classes[c], cs.ap50, cs.precision, cs.recall, cs.truths,
+                             e.visible.per_class[c].ap50, e.visible.per_class[c].truths, kMinVisiblePx);
   }
   note(o, "train: held out per class: " + per_class);
   return e;
@@ -182,10 +188,14 @@ void record_metrics(ModelManifest& m, const DetectorEvaluation& det, const Polic
                                    {"precision", number_or_null(cs.precision)},
                                    {"recall", number_or_null(cs.recall)},
                                    {"truths", cs.truths},
-                                   {"detections", cs.detections}};
+                                   {"detections", cs.detections},
+                                   {"visible", {{"ap50", number_or_null(det.visible.per_class[c].ap50)},
+                                                {"truths", det.visible.per_class[c].truths},
+                                                {"min_px", kMinVisiblePx}}}};
   }
   m.info["metrics"] = {
-      {"split", "last held_out_fraction of each recording's frames"},
+      {"split", fmt::format("the last held_out_fraction of each of up to {} blocks of each recording (at least {} frames "
+                            "a block)", kHeldOutBlocks, kMinBlockFrames)},
       {"detector", {{"precision", number_or_null(det.score.precision)},
                     {"recall", number_or_null(det.score.recall)},
                     {"map50", number_or_null(det.score.map50)},
@@ -222,6 +232,15 @@ ModelManifest train_model(const TrainOptions& o) {
   ModelManifest& m = set.manifest;
   record_provenance(m, set, o, det, pol, t0);
   record_metrics(m, det_eval, data, pol_eval, std::move(crosshair));
+  m.info["teacher"] = input_mix_json(recorded_mix(set.recordings, m.vocabulary.size()), m.vocabulary);
+  const ModelVerdict verdict = assess_model(m.info["metrics"]);
+  m.info["verdict"] = verdict_json(verdict);
+  std::string why;
+  for (const std::string& r : verdict.reasons) why += (why.empty() ? "" : "; ") + r;
+  if (verdict.weak && !o.accept_weak)
+    throw WeakModelError(fmt::format("train: a weak model, not saved to {}: {} (--accept-weak saves it anyway)", o.out, why),
+                         m);
+  if (verdict.weak) note(o, fmt::format("train: a weak model, saved because of --accept-weak: {}", why));
   save_model_dir(o.out, m, det.net, pol.net);
   return m;
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "ic/torch/model.h"
 #include "ic/torch/networks.h"
 #include "ic/pointer_target.h"
 #include "ic/torch/trainer.h"
@@ -53,6 +54,7 @@ class IcDriverTest : public ::testing::Test {
     o.detector_steps = o.policy_steps = 5;
     o.batch = 4;
     o.sequence = 8;
+    o.accept_weak = true;  // 5 steps: weak, and good enough to drive
     train_model(o);
   }
   static void TearDownTestSuite() { delete model_; }
@@ -183,6 +185,60 @@ TEST_F(IcDriverTest, RateLimitAndReport) {
     EXPECT_GE(r["inference_ms"][stage]["p99"].get<double>(), r["inference_ms"][stage]["p50"].get<double>());
   }
   EXPECT_TRUE(r["actions_per_minute"].is_number());
+}
+
+// The report puts the driver's input mix beside the teacher's from the manifest; a weak model
+// loads with a warning naming why, and the report says it is weak.
+TEST_F(IcDriverTest, ReportsItsFidelityBesideTheTeacher) {
+  auto copy = [](const std::string& name) {
+    const std::string dir = test::temp_dir(name);
+    for (const char* file : {"detector.pt", "policy.pt", "manifest.json"})
+      std::filesystem::copy_file(*model_ + "/" + file, dir + "/" + file, std::filesystem::copy_options::overwrite_existing);
+    return dir;
+  };
+  const std::string weak = copy("driver-weak-model");
+  test::edit_manifest(weak, [](nlohmann::json& j) {
+    j["verdict"]["weak"] = true;
+    j["verdict"]["reasons"] = {"class car is not detected"};
+  });
+  testing::internal::CaptureStderr();
+  auto d = make_ic_driver(parse_ic_driver_args(weak + ",hold=0,act=held,motion=off", "ic"));
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find("pictor: warning: ic:" + weak + " is a weak model (class car is not detected)"), std::string::npos)
+      << warned;
+  std::int64_t t = 1'000'000'000;
+  for (std::uint64_t frame = 1; frame <= 20; ++frame, t += 50'000'000) d->step(view(t, frame));
+  const nlohmann::json r = d->report();
+  EXPECT_EQ(r["model_weak"], true);
+  const nlohmann::json& f = r["fidelity"];
+  // hold=0: both keys pressed on the first frame and kept down: 2 inputs in 0.95 s.
+  EXPECT_EQ(f["ic"]["inputs"], r["actions"]);
+  EXPECT_EQ(f["ic"]["presses"]["Left"], 1);
+  EXPECT_EQ(f["ic"]["presses"]["Right"], 1);
+  EXPECT_NEAR(f["ic"]["inputs_per_minute"].get<double>(), 2 / 0.95 * 60, 1e-6);
+  EXPECT_DOUBLE_EQ(f["ic"]["press_share"]["Left"].get<double>(), 0.5);
+  const Model m = Model::load(*model_);
+  EXPECT_EQ(f["teacher"], m.manifest().info["teacher"]);
+  const double teacher_left = m.manifest().info["teacher"]["press_share"]["Left"];
+  EXPECT_NEAR(f["press_share_points"]["Left"].get<double>(), (0.5 - teacher_left) * 100, 1e-9);
+  EXPECT_NEAR(f["inputs_per_minute_ratio"].get<double>(),
+              f["ic"]["inputs_per_minute"].get<double>() / m.manifest().info["teacher"]["inputs_per_minute"].get<double>(),
+              1e-9);
+
+  // A model trained before verdicts and teacher mixes: no warning, unknowns are null.
+  const std::string old = copy("driver-old-model");
+  test::edit_manifest(old, [](nlohmann::json& j) {
+    j.erase("verdict");
+    j.erase("teacher");
+  });
+  testing::internal::CaptureStderr();
+  auto o = make_ic_driver(parse_ic_driver_args(old, "ic"));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  o->step(view(t, 1));
+  const nlohmann::json ro = o->report();
+  EXPECT_TRUE(ro["model_weak"].is_null());
+  EXPECT_TRUE(ro["fidelity"]["teacher"].is_null());
+  EXPECT_TRUE(ro["fidelity"]["inputs_per_minute_ratio"].is_null());
 }
 
 // A model built by hand whose outputs do not depend on the frame: the detector (all weights 0)

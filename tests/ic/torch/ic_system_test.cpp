@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "synthetic_rec.h"
@@ -26,14 +27,35 @@ int run(const std::string& args, const std::string& log) {
 TEST(IcSystem, RecordTrainAndDriveRacing) {
   const std::string dir = test::temp_dir("system");
   ASSERT_EQ(run("record --driver reference builtin:racing -d 4s --out " + dir + "/rec", dir + "/record.log"), 0);
-  ASSERT_EQ(run("train " + dir + "/rec --steps 20 --out " + dir + "/model", dir + "/train.log"), 0);
+  // 20 steps make a weak model: refused (exit 1, the reason on the last line, nothing saved),
+  // then saved with --accept-weak; the run warns that it loads a weak model.
+  EXPECT_EQ(run("train " + dir + "/rec --steps 20 --out " + dir + "/model", dir + "/weak.log"), 1);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/model/manifest.json"));
+  const auto last_line = [](const std::string& log) {
+    std::ifstream in(log);
+    std::string line, last;
+    while (std::getline(in, line))
+      if (!line.empty()) last = line;
+    return last;
+  };
+  EXPECT_EQ(last_line(dir + "/weak.log").rfind("pictor: train: a weak model, not saved to ", 0), 0u)
+      << last_line(dir + "/weak.log");
+  ASSERT_EQ(run("train " + dir + "/rec --steps 20 --accept-weak --out " + dir + "/model", dir + "/train.log"), 0);
   ASSERT_TRUE(std::filesystem::exists(dir + "/model/manifest.json"));
   ASSERT_EQ(run("run --driver ic:" + dir + "/model builtin:racing -d 4s -o " + dir + "/run", dir + "/run.log"), 0);
+  {
+    std::ifstream in(dir + "/run.log");
+    const std::string log((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_NE(log.find("pictor: warning: ic:" + dir + "/model is a weak model ("), std::string::npos);
+  }
   nlohmann::json run_json;
   std::ifstream(dir + "/run/run.json") >> run_json;
   const nlohmann::json& r = run_json["client"]["driver_report"];
   ASSERT_TRUE(r.is_object()) << run_json["client"].dump();
   EXPECT_GT(r["frames_processed"].get<int>(), 0);
+  EXPECT_EQ(r["model_weak"], true);
+  EXPECT_TRUE(r["fidelity"]["teacher"]["inputs_per_minute"].is_number());  // the recording's, from the manifest
+  EXPECT_EQ(r["fidelity"]["ic"]["inputs"], r["actions"]);
   EXPECT_TRUE(r["inference_ms"]["detect"]["mean"].is_number());
   EXPECT_TRUE(r["inference_ms"]["policy"]["mean"].is_number());
   // The driver sent key inputs and the matcher tracked them.
@@ -45,7 +67,7 @@ TEST(IcSystem, RecordTrainAndDriveRacing) {
 
   // The detector's input size and the chosen decode threshold reach the manifest, and the driver
   // runs such a model; bad values are refused before any training.
-  ASSERT_EQ(run("train " + dir + "/rec --steps 5 --input 256x144 --confidence auto --out " + dir + "/model256",
+  ASSERT_EQ(run("train " + dir + "/rec --steps 5 --accept-weak --input 256x144 --confidence auto --out " + dir + "/model256",
                 dir + "/train256.log"), 0);
   nlohmann::json m;
   std::ifstream(dir + "/model256/manifest.json") >> m;

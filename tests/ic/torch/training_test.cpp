@@ -31,6 +31,7 @@ class Training : public ::testing::Test {
     o.batch = 8;
     o.sequence = 16;
     o.seed = 3;
+    o.accept_weak = true;  // a few steps make a weak model: these tests look at it anyway
     return o;
   }
   static std::string* rec_;
@@ -55,6 +56,37 @@ TEST_F(Training, LossesFallAndModelLoads) {
   EXPECT_EQ(info["training"]["seed"], 3);
   EXPECT_TRUE(info["metrics"]["policy_on_labels"]["held_accuracy"].is_number());
   EXPECT_TRUE(info["parameters"]["detector"].get<int>() > 1000);
+}
+
+// A weak model — here no training at all: the detector finds nothing, the policy is no better than
+// each key's majority state — is refused: WeakModelError with the reasons, nothing in MODEL, the
+// verdict in the manifest it would have had. With accept_weak it is saved, verdict and all.
+TEST_F(Training, WeakModelIsRefusedUnlessAccepted) {
+  const std::string out = test::temp_dir("train-weak");
+  TrainOptions o = options(out, 0);
+  o.accept_weak = false;
+  try {
+    train_model(o);
+    FAIL() << "a model trained for 0 steps was saved";
+  } catch (const WeakModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("weak model, not saved"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--accept-weak"), std::string::npos) << e.what();
+    EXPECT_EQ(e.manifest.info["verdict"]["weak"], true);
+    EXPECT_FALSE(e.manifest.info["verdict"]["reasons"].empty());
+  }
+  EXPECT_FALSE(fs::exists(out + "/manifest.json"));
+  EXPECT_FALSE(fs::exists(out + "/policy.pt"));
+  o.accept_weak = true;
+  const ModelManifest saved = train_model(o);
+  EXPECT_EQ(saved.info["verdict"]["weak"], true);
+  const Model m = Model::load(out);
+  ASSERT_TRUE(m.manifest().weak.has_value());
+  EXPECT_TRUE(*m.manifest().weak);
+  EXPECT_FALSE(m.manifest().weak_reasons.empty());
+  // The teacher's input mix over the whole recording, for the driver's fidelity report.
+  const nlohmann::json& teacher = m.manifest().info["teacher"];
+  EXPECT_GT(teacher["inputs_per_minute"].get<double>(), 0.0);
+  EXPECT_GT(teacher["presses"]["Left"].get<int>() + teacher["presses"]["Right"].get<int>(), 0);
 }
 
 TEST_F(Training, SameSeedSameModel) {
