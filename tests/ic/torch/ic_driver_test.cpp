@@ -202,7 +202,7 @@ TEST_F(IcDriverTest, ReportsItsFidelityBesideTheTeacher) {
     j["verdict"]["reasons"] = {"class car is not detected"};
   });
   testing::internal::CaptureStderr();
-  auto d = make_ic_driver(parse_ic_driver_args(weak + ",hold=0,act=held,motion=off", "ic"));
+  auto d = make_ic_driver(parse_ic_driver_args(weak + ",hold=0,act=held,motion=off"));
   const std::string warned = testing::internal::GetCapturedStderr();
   EXPECT_NE(warned.find("pictor: warning: ic:" + weak + " is a weak model (class car is not detected)"), std::string::npos)
       << warned;
@@ -232,7 +232,7 @@ TEST_F(IcDriverTest, ReportsItsFidelityBesideTheTeacher) {
     j.erase("teacher");
   });
   testing::internal::CaptureStderr();
-  auto o = make_ic_driver(parse_ic_driver_args(old, "ic"));
+  auto o = make_ic_driver(parse_ic_driver_args(old));
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
   o->step(view(t, 1));
   const nlohmann::json ro = o->report();
