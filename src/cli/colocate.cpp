@@ -77,12 +77,7 @@ void add_colocate(CLI::App& app, Context& ctx) {
     if (args->json) std::printf("%s\n", r.report.dump(2).c_str());
     else std::printf("%s", suite::format_colocate(r.report).c_str());
     if (!ctx.quiet) std::fprintf(stderr, "pictor: colocate directory %s (colocate.json)\n", r.dir.c_str());
-    if (r.exit_code > 1) {
-      std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
-      ctx.exit_code = r.exit_code;
-      return;
-    }
-    if (r.exit_code != 0) throw RunError(r.failure);
+    end_with(ctx, r.exit_code, r.failure);
   });
 }
 

@@ -12,6 +12,10 @@ struct Context {
   bool quiet = false;
 };
 
+// How a command that ran something ends: an interruption (exit_code 128+signal) prints its cause
+// and keeps its status; any other failure is a RunError (exit 1); success returns.
+void end_with(Context& ctx, int exit_code, const std::string& failure);
+
 void add_run(CLI::App& app, Context& ctx);
 void add_analyze(CLI::App& app, Context& ctx);
 void add_graph(CLI::App& app, Context& ctx);

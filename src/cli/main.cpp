@@ -66,6 +66,19 @@ void print_cause(const std::string& cause) {
 
 }  // namespace
 
+namespace pictor::cli {
+
+void end_with(Context& ctx, int exit_code, const std::string& failure) {
+  if (exit_code > 1) {
+    std::fprintf(stderr, "pictor: %s\n", failure.c_str());
+    ctx.exit_code = exit_code;
+    return;
+  }
+  if (exit_code != 0) throw RunError(failure);
+}
+
+}  // namespace pictor::cli
+
 int main(int argc, char** argv) {
   CLI::App app{"Pictor: frame timing, input-to-frame latency and peak-complexity benchmarks "
                "for OpenGL applications"};

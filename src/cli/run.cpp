@@ -68,12 +68,7 @@ void run_instances(const RunArgs& args, const runner::RunOptions& o, Context& ct
         record_in_db(args.db, d, ctx.quiet);
     std::printf("%s", r.table.c_str());
     if (!ctx.quiet) std::fprintf(stderr, "pictor: sweep directory %s (sweep.csv, instances-N/)\n", r.dir.c_str());
-    if (r.exit_code > 1) {
-      std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
-      ctx.exit_code = r.exit_code;
-      return;
-    }
-    if (r.exit_code != 0) throw RunError(r.failure);
+    end_with(ctx, r.exit_code, r.failure);
     return;
   }
   g.default_dir = runner::default_session_dir(fmt::format("{}-n{}", name, counts[0]));
@@ -186,12 +181,7 @@ void add_run(CLI::App& app, Context& ctx) {
       if (args->json) std::printf("%s\n", r.summary.dump(2).c_str());
       else std::printf("%s", analysis::format_repeat_summary(r.summary).c_str());
       if (!ctx.quiet) std::fprintf(stderr, "pictor: run directory %s (report: %s/report.html)\n", r.dir.c_str(), r.dir.c_str());
-      if (r.exit_code > 1) {
-        std::fprintf(stderr, "pictor: %s\n", r.failure.c_str());
-        ctx.exit_code = r.exit_code;
-        return;
-      }
-      if (r.exit_code != 0) throw RunError(r.failure);
+      end_with(ctx, r.exit_code, r.failure);
       return;
     }
     const runner::RunResult r = runner::run_session(o);

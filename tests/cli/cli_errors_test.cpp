@@ -123,7 +123,7 @@ TEST_F(Cli, OptionErrorsNameTheirCommandAndItsHelp) {
   expect_usage_error({"run", "--metrics-listen", "127.0.0.1:0", "builtin:null"},
                      "pictor: --metrics-listen '127.0.0.1:0': the port must be 1..65535 (e.g. 127.0.0.1:9464)");
   expect_usage_error({"run", "--adapter", "vnc", "builtin:null"},
-                     "pictor: run: --adapter: vnc not in {local,xvnc,x11vnc} (see pictor run --help)");
+                     "pictor: run: --adapter: vnc not in {local,xvnc,x11vnc,stream} (see pictor run --help)");
 }
 
 // Scenes, drivers and --net are parsed by the one options mechanism (core/options.h): each kind
