@@ -1,5 +1,6 @@
 // Fuzz target: a trained model's manifest.json (ic/manifest.h) on any bytes, read as the model
-// loader reads it (the JSON parsed whole, a JSON error its own one-line error), then
+// loader reads it (core/json_read.h's parse_json: a JSON error, a number beyond a double or nesting
+// deeper than 64 levels is its one-line error), then
 // parse_manifest. Properties: errors are one line that names the file; the networks an accepted
 // manifest describes have positive sizes; and it writes back (manifest_json) to a manifest that
 // parses again to the same JSON, as `pictor train` writes and the ic driver reads it.
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/json_read.h"
 #include "fuzz_check.h"
 #include "ic/manifest.h"
 
@@ -34,9 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace pictor::ic;
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(pictor::fuzz::as_text(data, size));
-  } catch (const nlohmann::json::exception&) {
-    return 0;  // "not valid JSON", before the manifest is looked at
+    j = pictor::parse_json(pictor::fuzz::as_text(data, size), kPath);  // as load_model_dir reads it
+  } catch (const pictor::UsageError& e) {
+    const std::string message = e.what();
+    FUZZ_CHECK(message.rfind(kPath, 0) == 0);
+    FUZZ_CHECK(message.find('\n') == std::string::npos);
+    return 0;
   }
   const std::optional<ModelManifest> m = parse(j);
   if (!m) return 0;

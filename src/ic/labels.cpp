@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/json_read.h"
 #include "core/files.h"
 
 namespace pictor::ic {
@@ -158,7 +159,8 @@ LabelSet parse_coco(const nlohmann::json& coco, const std::string& path) {
     for (std::size_t i = 0; i < coco["categories"].size(); ++i) {
       const auto& c = coco["categories"][i];
       if (!c.contains("id") || !c.contains("name")) throw fail(fmt::format("categories[{}]: needs id and name", i));
-      cats.emplace_back(c["id"].get<std::int64_t>(), c["name"].get<std::string>());
+      const std::string at = fmt::format("{}: categories[{}]", path, i);
+      cats.emplace_back(json_member<std::int64_t>(c, "id", at), json_member<std::string>(c, "name", at));
     }
     std::sort(cats.begin(), cats.end());
     for (const auto& [id, name] : cats) {
@@ -171,10 +173,11 @@ LabelSet parse_coco(const nlohmann::json& coco, const std::string& path) {
       const auto& im = coco["images"][i];
       if (!im.contains("id") || !im.contains("file_name") || !im.contains("width") || !im.contains("height"))
         throw fail(fmt::format("images[{}]: needs id, file_name, width and height", i));
-      LabelledImage img{im["file_name"].get<std::string>(), im["width"].get<int>(), im["height"].get<int>(),
-                        std::vector<LabelBox>{}};
+      const std::string at = fmt::format("{}: images[{}]", path, i);
+      LabelledImage img{json_member<std::string>(im, "file_name", at), json_member<int>(im, "width", at),
+                        json_member<int>(im, "height", at), std::vector<LabelBox>{}};
       if (img.width <= 0 || img.height <= 0) throw fail(fmt::format("images[{}]: width and height must be positive", i));
-      if (!image_of.emplace(im["id"].get<std::int64_t>(), set.images.size()).second)
+      if (!image_of.emplace(json_member<std::int64_t>(im, "id", at), set.images.size()).second)
         throw fail(fmt::format("images[{}]: id given twice", i));
       set.images.push_back(std::move(img));
     }
@@ -182,9 +185,10 @@ LabelSet parse_coco(const nlohmann::json& coco, const std::string& path) {
       const auto& a = coco["annotations"][i];
       if (!a.contains("image_id") || !a.contains("category_id") || !a.contains("bbox"))
         throw fail(fmt::format("annotations[{}]: needs image_id, category_id and bbox", i));
-      const auto im = image_of.find(a["image_id"].get<std::int64_t>());
+      const std::string at = fmt::format("{}: annotations[{}]", path, i);
+      const auto im = image_of.find(json_member<std::int64_t>(a, "image_id", at));
       if (im == image_of.end()) throw fail(fmt::format("annotations[{}]: image_id {} names no image", i, a["image_id"].dump()));
-      const auto cat = class_of.find(a["category_id"].get<std::int64_t>());
+      const auto cat = class_of.find(json_member<std::int64_t>(a, "category_id", at));
       if (cat == class_of.end())
         throw fail(fmt::format("annotations[{}]: category_id {} names no category", i, a["category_id"].dump()));
       const auto bbox = a["bbox"].get<std::vector<double>>();
@@ -201,13 +205,7 @@ LabelSet parse_coco(const nlohmann::json& coco, const std::string& path) {
 }
 
 LabelSet import_coco(const std::string& path) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(read_text(path));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(fmt::format("{}: not valid JSON (byte {})", path, e.byte));
-  }
-  return parse_coco(j, path);
+  return parse_coco(parse_json(read_text(path), path), path);
 }
 
 nlohmann::json coco_json(const LabelSet& set) {

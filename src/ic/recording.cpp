@@ -14,6 +14,7 @@
 #include "analysis/csv.h"
 #include "core/csv_files.h"
 #include "core/error.h"
+#include "core/json_read.h"
 #include "core/files.h"
 
 namespace pictor::ic {
@@ -77,20 +78,10 @@ int optional_int(const analysis::CsvRow& row, const analysis::CsvHeader& h, std:
   return v;
 }
 
-template <class T>
-T get(const nlohmann::json& j, const char* key, const std::string& path) {
-  if (!j.contains(key)) throw UsageError(fmt::format("{}: missing key '{}'", path, key));
-  try {
-    return j.at(key).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw UsageError(fmt::format("{}: key '{}' has the wrong type", path, key));
-  }
-}
-
 Size get_size(const nlohmann::json& j, const char* key, const std::string& path) {
-  const auto v = get<std::vector<int>>(j, key, path);
+  const auto v = json_member<std::vector<int>>(j, key, path);
   if (v.size() != 2 || v[0] <= 0 || v[1] <= 0)
-    throw UsageError(fmt::format("{}: key '{}' must be [width, height] with positive sides", path, key));
+    throw UsageError(fmt::format("{}: '{}' must be [width, height] with positive sides", path, key));
   return {v[0], v[1]};
 }
 
@@ -118,7 +109,7 @@ nlohmann::json recording_info_json(const RecordingInfo& info) {
 
 RecordingInfo parse_recording_info(const nlohmann::json& j, const std::string& path) {
   if (!j.is_object()) throw UsageError(path + ": not a JSON object");
-  const int schema = get<int>(j, "schema", path);
+  const int schema = json_member<int>(j, "schema", path);
   if (schema != kRecordingSchema)
     throw UsageError(fmt::format("{}: schema {} is not supported (this Pictor reads schema {})", path, schema,
                                  kRecordingSchema));
@@ -134,19 +125,19 @@ RecordingInfo parse_recording_info(const nlohmann::json& j, const std::string& p
     }
   }
   RecordingInfo info;
-  info.game = get<std::string>(j, "game", path);
-  info.driver = get<std::string>(j, "driver", path);
-  info.synthetic = get<bool>(j, "synthetic", path);
-  info.adapter = get<std::string>(j, "adapter", path);
-  info.net = get<std::string>(j, "net", path);
+  info.game = json_member<std::string>(j, "game", path);
+  info.driver = json_member<std::string>(j, "driver", path);
+  info.synthetic = json_member<bool>(j, "synthetic", path);
+  info.adapter = json_member<std::string>(j, "adapter", path);
+  info.net = json_member<std::string>(j, "net", path);
   info.window = get_size(j, "window", path);
   info.frame_size = get_size(j, "frame_size", path);
-  info.frames = get<std::size_t>(j, "frames", path);
-  info.inputs = get<std::size_t>(j, "inputs", path);
-  info.duration_s = get<double>(j, "duration_s", path);
-  info.classes = get<std::vector<std::string>>(j, "classes", path);
-  info.vocabulary = get<std::vector<std::string>>(j, "vocabulary", path);
-  info.session = get<std::string>(j, "session", path);
+  info.frames = json_member<std::size_t>(j, "frames", path);
+  info.inputs = json_member<std::size_t>(j, "inputs", path);
+  info.duration_s = json_member<double>(j, "duration_s", path);
+  info.classes = json_member<std::vector<std::string>>(j, "classes", path);
+  info.vocabulary = json_member<std::vector<std::string>>(j, "vocabulary", path);
+  info.session = json_member<std::string>(j, "session", path);
   return info;
 }
 
@@ -155,14 +146,7 @@ void write_recording_info(const std::string& path, const RecordingInfo& info) {
 }
 
 RecordingInfo read_recording_info(const std::string& path) {
-  const std::string text = read_text(path);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(fmt::format("{}: not valid JSON (byte {})", path, e.byte));
-  }
-  return parse_recording_info(j, path);
+  return parse_recording_info(parse_json(read_text(path), path), path);
 }
 
 void write_rec_frames(const std::string& path, const std::vector<RecFrame>& frames) {

@@ -100,6 +100,14 @@ TEST(Labels, CocoErrorsNameTheEntry) {
     EXPECT_NE(std::string(e.what()).find("annotations[0]"), std::string::npos) << e.what();
   }
   EXPECT_THROW(parse_coco(nlohmann::json::object(), "c.json"), UsageError);
+  nlohmann::json wide = bad;
+  wide["images"][0]["width"] = 1e30;  // was converted to int with undefined behaviour
+  try {
+    parse_coco(wide, "c.json");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "c.json: images[0]: 'width' must be a whole number in int's range");
+  }
 }
 
 TEST(Labels, CocoRoundTripAndYoloToCoco) {

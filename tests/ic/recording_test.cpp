@@ -63,6 +63,35 @@ TEST(Recording, InfoMissingKeyNamesIt) {
   }
 }
 
+// An integer field given as a float beyond int's range was converted by nlohmann's get<int>()
+// with undefined behaviour (the flaw the manifest fuzz target found in manifest.json).
+TEST(Recording, IntegerFieldsBeyondTheirRangeAreErrorsNotConversions) {
+  const std::string dir = test::temp_dir("info_range");
+  const auto error_of = [&](const char* key, const nlohmann::json& value) -> std::string {
+    auto j = recording_info_json(sample_info());
+    j[key] = value;
+    std::ofstream(dir + "/recording.json") << j.dump();
+    try {
+      read_recording_info(dir + "/recording.json");
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string path = dir + "/recording.json";
+  EXPECT_EQ(error_of("schema", 3e10), path + ": 'schema' must be a whole number in int's range");
+  EXPECT_EQ(error_of("window", {1e30, 720}), path + ": 'window' must list whole numbers in int's range");
+  EXPECT_EQ(error_of("frames", -5), path + ": 'frames' must be a non-negative whole number in 64-bit range");
+  EXPECT_EQ(error_of("frames", 12.5), path + ": 'frames' must be a non-negative whole number in 64-bit range");
+  std::ofstream(path) << std::string(100'000, '[') << std::string(100'000, ']');
+  try {
+    read_recording_info(path);
+    FAIL() << "a deeply nested file was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": JSON nested more than 64 levels deep");
+  }
+}
+
 TEST(Recording, FramesAndInputsRoundTrip) {
   const std::string dir = test::temp_dir("rows");
   const std::vector<RecFrame> frames{{0, 1000, 5, std::nullopt, rec_frame_file(0)},

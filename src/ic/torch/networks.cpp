@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/files.h"
+#include "core/json_read.h"
 
 namespace pictor::ic {
 
@@ -100,16 +102,9 @@ void load_checked(Net& net, const std::string& path) {
 LoadedNetworks load_model_dir(const std::string& dir) {
   if (!fs::is_directory(dir)) throw UsageError(fmt::format("{}: no such model directory", dir));
   const std::string path = (fs::path(dir) / "manifest.json").string();
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("{}: missing (not a trained model directory)", path));
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("{}: not valid JSON ({})", path, e.what()));
-  }
+  if (!fs::exists(path)) throw UsageError(fmt::format("{}: missing (not a trained model directory)", path));
   LoadedNetworks out;
-  out.manifest = parse_manifest(j, path);
+  out.manifest = parse_manifest(parse_json(files::read_input_file(path), path), path);
   const ModelManifest& m = out.manifest;
   out.detector = DetectorNet(m.shape, static_cast<int>(m.classes.size()));
   out.policy = PolicyNet(m.features.size(), m.shape.policy_hidden, m.policy_outputs());
