@@ -1,6 +1,7 @@
 // The results store on a real PostgreSQL server: this program starts one (initdb + pg_ctl, in a
 // temporary directory, on a free loopback port, as `nobody` when run as root — the server refuses
-// root), runs the same store tests as on SQLite against it, and stops it. Without the server's
+// root), runs the same store tests as on SQLite against it and one real `pictor run --db
+// postgresql://…` read back with `pictor db`, and stops it. Without the server's
 // programs it exits 77, which CTest reports as skipped, saying why.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -11,12 +12,16 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "core/files.h"
 #include "db/connection.h"
 #include "store_cases.h"
+
+#include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
 
@@ -80,7 +85,48 @@ std::string log_tail() {
   return text.size() > 2000 ? text.substr(text.size() - 2000) : text;
 }
 
+// stdout of a shell command and its exit status.
+std::string shell(const std::string& command, int& rc) {
+  std::string out;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  const int status = ::pclose(pipe);
+  rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return out;
+}
+
 }  // namespace
+
+// The same server through the command a user types: a real session recorded with
+// `pictor run --db postgresql://…`, then listed, shown and exported by `pictor db --db …`.
+TEST(PostgresqlCli, ARunIsRecordedAndReadBackThroughPictor) {
+  const std::string url = fresh_database();
+  const fs::path out = g_server.dir / "session";
+  int rc = 0;
+  const std::string run = shell(std::string(PICTOR_BIN) + " --quiet run -d 1s --size 320x240 -o " + out.string() +
+                                    " --db " + url + " builtin:null 2>&1", rc);
+  ASSERT_EQ(rc, 0) << run;
+  const std::string listed = shell(std::string(PICTOR_BIN) + " db --db " + url + " list --json", rc);
+  ASSERT_EQ(rc, 0) << listed;
+  const auto runs = nlohmann::json::parse(listed);
+  ASSERT_EQ(runs.size(), 1u) << listed;
+  EXPECT_EQ(runs[0]["kind"], "session");
+  EXPECT_EQ(runs[0]["app"], "builtin:null");
+  EXPECT_EQ(fs::path(runs[0]["dir"].get<std::string>()), out);
+  const auto summary = nlohmann::json::parse(pictor::files::read_file(out / "summary.json"));
+  const std::string shown = shell(std::string(PICTOR_BIN) + " db --db " + url + " show " +
+                                      std::to_string(runs[0]["id"].get<long>()) + " --json", rc);
+  ASSERT_EQ(rc, 0) << shown;
+  const auto metrics = nlohmann::json::parse(shown)["metrics"];
+  ASSERT_TRUE(metrics.contains("fps_avg")) << metrics.dump();
+  EXPECT_DOUBLE_EQ(metrics["fps_avg"].get<double>(), summary["fps_avg"].get<double>());
+  const std::string csv = shell(std::string(PICTOR_BIN) + " db --db " + url + " export --csv", rc);
+  ASSERT_EQ(rc, 0) << csv;
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "id,kind,parent_id,start_time,app,adapter,driver,host,status,dir,metric,value");
+  EXPECT_NE(csv.find(",fps_avg,"), std::string::npos) << csv.substr(0, 400);
+}
 
 namespace pictor::test {
 INSTANTIATE_TEST_SUITE_P(Postgresql, StoreTest,

@@ -1,6 +1,7 @@
 // The real thing: `pictor mark --tests multiply,paths --duration 5` on the embedded Xvfb +
 // llvmpipe must finish, write a complete mark.json and frames.csv files, and its samples must
-// re-score to the same numbers through `pictor mark score`.
+// re-score to the same numbers through `pictor mark score`, and the run must be in the results
+// database with the same figures (`pictor db list`, `pictor db show`).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,8 +41,10 @@ TEST(MarkSystem, TwoTestsOnXvfbWriteACompleteResult) {
   const fs::path dir = fs::temp_directory_path() / ("pictor-mark-system-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   int rc = 0;
+  const fs::path db = fs::temp_directory_path() / ("pictor-mark-system-" + std::to_string(::getpid()) + ".db");
+  fs::remove(db);
   const std::string out = run(std::string(PICTOR_BIN) + " --quiet mark --tests multiply,paths --duration 5 --size small --out " +
-                                  dir.string(), rc);
+                                  dir.string() + " --db " + db.string(), rc);
   ASSERT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("Score:"), std::string::npos) << out;
   EXPECT_NE(out.find("@ 60fps"), std::string::npos) << out;
@@ -83,7 +86,21 @@ TEST(MarkSystem, TwoTestsOnXvfbWriteACompleteResult) {
   }
   ASSERT_TRUE(mark["suite"].is_object());
   EXPECT_GT(mark["suite"]["score"].get<double>(), 0);
+
+  // The run is in the results database, with the figures mark.json reports.
+  const json runs = json::parse(run(std::string(PICTOR_BIN) + " db --db " + db.string() + " list --json", rc));
+  ASSERT_EQ(rc, 0);
+  ASSERT_EQ(runs.size(), 1u) << runs.dump();
+  EXPECT_EQ(runs[0]["kind"], "mark");
+  EXPECT_EQ(fs::path(runs[0]["dir"].get<std::string>()), fs::absolute(dir));
+  const json shown = json::parse(run(std::string(PICTOR_BIN) + " db --db " + db.string() + " show " +
+                                         std::to_string(runs[0]["id"].get<long>()) + " --json", rc));
+  ASSERT_EQ(rc, 0);
+  EXPECT_EQ(shown["metrics"]["suite.score"], mark["suite"]["score"]) << shown["metrics"].dump();
+  for (const auto& t : mark["tests"])
+    EXPECT_EQ(shown["metrics"]["tests." + t["name"].get<std::string>() + ".score"], t["score"]) << t["name"];
   fs::remove_all(dir);
+  fs::remove(db);
 }
 
 TEST(MarkSystem, BadOptionsGiveOneLineAndExit2) {
