@@ -67,4 +67,28 @@ std::vector<double> known(std::span<const double> values) {
   return out;
 }
 
+double student_t_975(std::size_t df) {
+  static constexpr double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                  2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                  2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  if (df == 0) return std::numeric_limits<double>::quiet_NaN();
+  return df <= std::size(kT) ? kT[df - 1] : 1.960;
+}
+
+MeanInterval mean_t_interval(std::span<const double> values) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  MeanInterval m;
+  m.n = values.size();
+  m.mean = mean(values);
+  m.sd = m.lo = m.hi = nan;
+  if (m.n < 2) return m;
+  double squares = 0;
+  for (const double v : values) squares += (v - m.mean) * (v - m.mean);
+  m.sd = std::sqrt(squares / static_cast<double>(m.n - 1));
+  const double half = student_t_975(m.n - 1) * m.sd / std::sqrt(static_cast<double>(m.n));
+  m.lo = m.mean - half;
+  m.hi = m.mean + half;
+  return m;
+}
+
 }  // namespace pictor::analysis::stats

@@ -34,4 +34,16 @@ std::vector<double> sorted(std::span<const double> values);
 // The values that are not NaN, in order.
 std::vector<double> known(std::span<const double> values);
 
+// Two-sided 95 % quantile of Student's t with `df` degrees of freedom (tabulated for 1..30, the
+// normal's 1.960 beyond); NaN for df = 0.
+double student_t_975(std::size_t df);
+
+// The mean of n independent runs' values and its Student-t 95 % interval, mean ± t·sd/√n, with
+// the unbiased sd: the run-to-run interval. lo, hi and sd are NaN with fewer than two values.
+struct MeanInterval {
+  std::size_t n = 0;
+  double mean = 0, sd = 0, lo = 0, hi = 0;
+};
+MeanInterval mean_t_interval(std::span<const double> values);
+
 }  // namespace pictor::analysis::stats

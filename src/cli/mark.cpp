@@ -27,6 +27,7 @@ struct MarkArgs {
   std::string tests, size, fps = "60", duration = "30s", controller = "ramp", out, display;
   bool force = false;
   double complexity = 100;
+  int iterations = 1;
   bool vsync = false, json = false, list = false;
   std::string samples_path;
   DbArgs db;
@@ -64,6 +65,7 @@ mark::MarkOptions to_options(const MarkArgs& a) {
   o.fixed_complexity = a.complexity;
   o.display = a.display;
   o.vsync = a.vsync;
+  o.iterations = a.iterations;
   return o;
 }
 
@@ -76,8 +78,9 @@ void print_progress(const mark::Progress& p, bool tty) {
     last_test = p.test;
     last_printed = p.elapsed_s;
   }
-  const auto line = fmt::format("mark [{}/{}] {:<10} {:>6.1f} s  {:<8} complexity {:.0f}", p.index, p.count, p.test,
-                                p.elapsed_s, p.phase, p.complexity);
+  const std::string iteration = p.iterations > 1 ? fmt::format(" iteration {}/{}", p.iteration, p.iterations) : "";
+  const auto line = fmt::format("mark{} [{}/{}] {:<10} {:>6.1f} s  {:<8} complexity {:.0f}", iteration, p.index, p.count,
+                                p.test, p.elapsed_s, p.phase, p.complexity);
   if (tty)
     std::fprintf(stderr, "\r%-78s", line.c_str());
   else
@@ -101,6 +104,11 @@ void add_mark(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--complexity", args.complexity, "Element count for --controller fixed")
       ->check(CLI::Range(1.0, 4e6))
+      ->capture_default_str();
+  cmd->add_option("--iterations", args.iterations,
+                  "Run the whole list of tests this many times in turn (MotionMark runs several): each iteration's "
+                  "scores, and their mean with the run-to-run interval")
+      ->check(CLI::Range(1, 100))
       ->capture_default_str();
   cmd->add_option("-o,--out", args.out, "Output directory (default: ./mark-YYYYMMDD-HHMMSS, numbered if taken)");
   cmd->add_flag("--force", args.force, "--out holds earlier results: delete its contents and write there");
@@ -135,15 +143,24 @@ void add_mark(CLI::App& app, Context& ctx) {
     options.xvfb_log = out + "/xvfb.log";
     const bool tty = isatty(fileno(stderr));
     const bool quiet = ctx.quiet;
-    const auto result = mark::run_mark(options, [&](const mark::Progress& p) {
+    const auto iterations = mark::run_mark_iterations(options, [&](const mark::Progress& p) {
       if (!quiet) print_progress(p, tty);
     });
     if (!quiet && tty) std::fprintf(stderr, "\n");
-    mark::write_mark_outputs(out, result, options);
-    if (args.json)
-      std::printf("%s\n", mark::mark_to_json(result, options).dump(1).c_str());
-    else
-      std::printf("%s", mark::format_mark_table(result).c_str());
+    if (iterations.size() == 1) {
+      const mark::MarkResult& result = iterations.front();
+      mark::write_mark_outputs(out, result, options);
+      if (args.json)
+        std::printf("%s\n", mark::mark_to_json(result, options).dump(1).c_str());
+      else
+        std::printf("%s", mark::format_mark_table(result).c_str());
+    } else {
+      mark::write_iteration_outputs(out, iterations, options);
+      if (args.json)
+        std::printf("%s\n", mark::iterations_to_json(iterations, options).dump(1).c_str());
+      else
+        std::printf("%s", mark::format_iterations_table(iterations).c_str());
+    }
     if (!quiet) std::fprintf(stderr, "mark: wrote %s/mark.json\n", out.c_str());
     record_in_db(args.db, out, quiet);
   });

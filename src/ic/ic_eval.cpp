@@ -138,23 +138,10 @@ nlohmann::json compare_row(const std::string& label, const SessionOutcome& o, co
 
 namespace {
 
-double t_975(std::size_t df) {
-  // Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom; the normal's beyond.
-  static constexpr double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                  2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-                                  2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-  if (df == 0) return NAN;
-  return df <= std::size(kT) ? kT[df - 1] : 1.960;
-}
-
 nlohmann::json round_error_interval(const std::vector<double>& errors) {
   if (errors.size() < 2) return nullptr;
-  const double k = static_cast<double>(errors.size());
-  const double mean = analysis::stats::mean(errors);
-  double ss = 0;
-  for (double e : errors) ss += (e - mean) * (e - mean);
-  const double half = t_975(errors.size() - 1) * std::sqrt(ss / (k - 1)) / std::sqrt(k);
-  return {{"rounds", errors.size()}, {"mean_pct", mean}, {"ci95_pct", {mean - half, mean + half}}};
+  const analysis::stats::MeanInterval m = analysis::stats::mean_t_interval(errors);
+  return {{"rounds", errors.size()}, {"mean_pct", m.mean}, {"ci95_pct", {m.lo, m.hi}}};
 }
 
 }  // namespace

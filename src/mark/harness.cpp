@@ -144,7 +144,8 @@ Size stage_size_for_screen(Size screen) {
   return kSmall;
 }
 
-MarkResult run_mark(const MarkOptions& options, const std::function<void(const Progress&)>& progress) {
+std::vector<MarkResult> run_mark_iterations(const MarkOptions& options,
+                                            const std::function<void(const Progress&)>& progress) {
   std::vector<std::string> tests = options.tests.empty() ? stages::default_suite() : options.tests;
   for (const auto& t : tests) stages::find_test(t);
   if (!(options.duration_s > 0)) throw UsageError("--duration must be positive");
@@ -152,11 +153,12 @@ MarkResult run_mark(const MarkOptions& options, const std::function<void(const P
     throw UsageError("unknown controller '" + options.controller + "' (use ramp or fixed)");
   if (!options.fps_auto && !(options.fps > 2 && options.fps <= 1000))
     throw UsageError("--fps must be between 3 and 1000, or auto");
+  if (options.iterations < 1 || options.iterations > 100) throw UsageError("--iterations must be 1..100");
 
   MarkResult result;
   result.started_at = iso_utc_now();
   result.machine = runner::machine_info();
-  const double load_start = load_average();
+  const double first_load = load_average();
   std::unique_ptr<runner::Xvfb> xvfb;
   std::string display = options.display;
   Size screen;
@@ -198,25 +200,60 @@ MarkResult run_mark(const MarkOptions& options, const std::function<void(const P
   result.fps = fps;
 
   const int count = static_cast<int>(tests.size());
-  for (int i = 0; i < count; ++i)
-    result.tests.push_back(run_test(tests[static_cast<std::size_t>(i)], options, fps, result.stage, display,
-                                    result.machine, i + 1, count, progress));
-  const double load_end = load_average();
-  const auto load_json = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-  result.machine["load_average_start"] = load_json(load_start);
-  result.machine["load_average_end"] = load_json(load_end);
-  const double cores = result.machine["cores"].is_number() ? result.machine["cores"].get<double>() : 0;
-  if (cores > 0 && std::max(load_start, load_end) > cores)
-    result.warnings.push_back("the machine was busy (1-minute load average " +
-                              std::to_string(std::max(load_start, load_end)).substr(0, 4) + " on " +
-                              std::to_string(static_cast<int>(cores)) +
-                              " cores): other processes competed for the CPU and the scores are lower and noisier");
-  if (options.controller == "ramp") {
-    std::vector<TestScore> scores;
-    for (const auto& t : result.tests) scores.push_back(*t.score);
-    result.suite = suite_score(scores);
+  std::vector<MarkResult> iterations;
+  for (int k = 1; k <= options.iterations; ++k) {
+    MarkResult it = result;
+    if (k > 1) it.started_at = iso_utc_now();
+    const double load_start = k == 1 ? first_load : load_average();
+    const auto iteration_progress = [&](const Progress& p) {
+      if (!progress) return;
+      Progress q = p;
+      q.iteration = k;
+      q.iterations = options.iterations;
+      progress(q);
+    };
+    for (int i = 0; i < count; ++i)
+      it.tests.push_back(run_test(tests[static_cast<std::size_t>(i)], options, fps, it.stage, display, it.machine, i + 1,
+                                  count, iteration_progress));
+    const double load_end = load_average();
+    const auto load_json = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    it.machine["load_average_start"] = load_json(load_start);
+    it.machine["load_average_end"] = load_json(load_end);
+    const double cores = it.machine["cores"].is_number() ? it.machine["cores"].get<double>() : 0;
+    if (cores > 0 && std::max(load_start, load_end) > cores)
+      it.warnings.push_back("the machine was busy (1-minute load average " +
+                            std::to_string(std::max(load_start, load_end)).substr(0, 4) + " on " +
+                            std::to_string(static_cast<int>(cores)) +
+                            " cores): other processes competed for the CPU and the scores are lower and noisier");
+    if (options.controller == "ramp") score_suite(it);
+    iterations.push_back(std::move(it));
   }
-  return result;
+  return iterations;
+}
+
+void score_suite(MarkResult& result) {
+  std::vector<TestScore> scores;
+  result.excluded_from_suite.clear();
+  for (const auto& t : result.tests) {
+    if (!t.score) continue;
+    if (t.stage_capped) {
+      result.excluded_from_suite.push_back(t.name);
+      result.warnings.push_back("'" + t.name + "' is left out of the suite's score: its stage capped it (score >= " +
+                                std::to_string(t.stage_max.value_or(0)) + ", a floor, not a change point)");
+      continue;
+    }
+    scores.push_back(*t.score);
+  }
+  if (!scores.empty())
+    result.suite = suite_score(scores);
+  else if (!result.tests.empty())
+    result.warnings.push_back("no suite score: every test was capped by its stage");
+}
+
+MarkResult run_mark(const MarkOptions& options, const std::function<void(const Progress&)>& progress) {
+  MarkOptions one = options;
+  one.iterations = 1;
+  return std::move(run_mark_iterations(one, progress).front());
 }
 
 }  // namespace pictor::mark

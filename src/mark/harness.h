@@ -28,6 +28,7 @@ struct MarkOptions {
   bool vsync = false;              // pace by the display's vsync instead of the emulated tick
   std::string xvfb_log;            // where the embedded Xvfb's output goes (empty: inherited)
   WarmupOptions warmup;
+  int iterations = 1;              // the whole list of tests this many times in turn, one display
 };
 
 // One frame as the harness saw it, for DIR/<test>/frames.csv.
@@ -62,7 +63,8 @@ struct MarkResult {
   std::string pacing;        // "emulated tick" or "vsync"
   nlohmann::json machine;    // runner::machine_info() + gl_info()
   std::vector<TestResult> tests;
-  std::optional<SuiteScore> suite;  // ramp runs only
+  std::optional<SuiteScore> suite;  // ramp runs only; over the tests not capped by their stage
+  std::vector<std::string> excluded_from_suite;  // capped tests: their score is only a floor
   std::string started_at;           // ISO 8601 UTC
   std::vector<std::string> warnings;  // about the whole run (e.g. a busy machine)
 };
@@ -73,13 +75,23 @@ struct Progress {
   double elapsed_s = 0;
   double complexity = 0;
   std::string phase;  // "warm-up", "tiers", "ramp N", "fixed"
+  int iteration = 1, iterations = 1;
 };
 
 // The standard stage sizes and MotionMark's choice among them for a screen.
 Size stage_size(const std::string& name);  // small|medium|large|WxH; throws UsageError
 Size stage_size_for_screen(Size screen);
 
-// Runs the tests. Throws UsageError for bad options, RunError when the display or GL fails.
+// Runs the tests options.iterations times in turn on one display: one result per iteration.
+// Throws UsageError for bad options, RunError when the display or GL fails.
+std::vector<MarkResult> run_mark_iterations(const MarkOptions& options,
+                                            const std::function<void(const Progress&)>& progress);
+// One iteration (options.iterations is ignored).
 MarkResult run_mark(const MarkOptions& options, const std::function<void(const Progress&)>& progress);
+
+// The suite's score over the tests a stage did not cap, with the capped ones named and a warning
+// each (a capped test's score is a floor set by the stage, MARK.md §7): MotionMark would average
+// it in as if it were a change point.
+void score_suite(MarkResult& result);
 
 }  // namespace pictor::mark

@@ -9,6 +9,7 @@
 #include "mark/samples_json.h"
 #include "mark/stats.h"
 #include "core/json_util.h"
+#include "analysis/stats.h"
 
 namespace pictor::mark {
 namespace {
@@ -103,7 +104,7 @@ json mark_to_json(const MarkResult& r, const MarkOptions& o) {
   if (r.suite)
     j["suite"] = {{"score", r.suite->score}, {"lower", r.suite->lower}, {"upper", r.suite->upper},
                   {"spread", number_or_null(r.suite->spread)}, {"fps", r.fps},
-                  {"display", format_suite_score(*r.suite, r.fps)}};
+                  {"display", format_suite_score(*r.suite, r.fps)}, {"excluded", r.excluded_from_suite}};
   else
     j["suite"] = nullptr;
   return j;
@@ -144,7 +145,7 @@ std::string format_mark_table(const MarkResult& r) {
   for (const auto& t : r.tests) {
     std::string notes;
     if (t.stage_capped)
-      notes += "capped by the stage (a floor); ";
+      notes += fmt::format("capped by the stage: >= {}, not in the suite score; ", t.stage_max.value_or(0));
     else if (t.stage_max_reached)
       notes += "stage maximum reached (slowed before it); ";
     if (t.score) {
@@ -161,6 +162,108 @@ std::string format_mark_table(const MarkResult& r) {
   for (const auto& t : r.tests)
     for (const auto& w : t.warnings) out += fmt::format("warning: {}: {}\n", t.name, w);
   for (const auto& w : r.warnings) out += fmt::format("warning: {}\n", w);
+  return out;
+}
+
+const char* const kRunToRunText =
+    "run to run: Student's t 95 % interval of the mean over the iterations (what another run of the whole "
+    "suite may give); bootstrap: MotionMark's 80 % interval of one iteration's change point (within a run)";
+
+namespace {
+
+json mean_json(const std::vector<double>& values) {
+  const analysis::stats::MeanInterval m = analysis::stats::mean_t_interval(values);
+  return {{"score", m.mean},
+          {"lower", number_or_null(m.lo)},
+          {"upper", number_or_null(m.hi)},
+          {"spread", number_or_null(largest_deviation(m.lo, m.mean, m.hi))},
+          {"sd", number_or_null(m.sd)},
+          {"cv", number_or_null(m.sd / m.mean)},
+          {"scores", values}};
+}
+
+}  // namespace
+
+json iterations_to_json(const std::vector<MarkResult>& its, const MarkOptions& o) {
+  if (its.empty()) throw RunError("no iteration ran");
+  json j = mark_to_json(its.front(), o);  // schema, tool, method, options, machine
+  j["options"]["iterations"] = its.size();
+  j["intervals"] = kRunToRunText;
+  json warnings = json::array(), list = json::array();
+  for (std::size_t k = 0; k < its.size(); ++k) {
+    for (const auto& w : its[k].warnings) warnings.push_back(fmt::format("iteration {}: {}", k + 1, w));
+    json tests = json::array();
+    for (const auto& t : its[k].tests)
+      tests.push_back({{"name", t.name}, {"score", t.score ? json(t.score->score) : json(t.mean_complexity)},
+                       {"lower", t.score ? json(t.score->lower) : json(nullptr)},
+                       {"upper", t.score ? json(t.score->upper) : json(nullptr)}, {"stageCapped", t.stage_capped}});
+    const MarkResult& r = its[k];
+    list.push_back({{"index", k + 1},
+                    {"dir", fmt::format("iteration-{}", k + 1)},
+                    {"started_at", r.started_at},
+                    {"load_average_start", r.machine.value("load_average_start", json())},
+                    {"load_average_end", r.machine.value("load_average_end", json())},
+                    {"tests", tests},
+                    {"suite", r.suite ? json{{"score", r.suite->score}, {"lower", r.suite->lower}, {"upper", r.suite->upper},
+                                             {"excluded", r.excluded_from_suite}}
+                                      : json(nullptr)}});
+  }
+  j["warnings"] = warnings;
+  j["iterations"] = list;
+  json tests = json::array();
+  for (std::size_t i = 0; i < its.front().tests.size(); ++i) {
+    std::vector<double> scores;
+    for (const auto& r : its) {
+      const TestResult& t = r.tests[i];
+      scores.push_back(t.score ? t.score->score : t.mean_complexity);
+    }
+    json t = mean_json(scores);
+    t["name"] = its.front().tests[i].name;
+    t["title"] = its.front().tests[i].title;
+    tests.push_back(t);
+  }
+  j["tests"] = tests;
+  std::vector<double> suites;
+  for (const auto& r : its)
+    if (r.suite) suites.push_back(r.suite->score);
+  if (suites.size() == its.size()) {
+    json suite = mean_json(suites);
+    suite["fps"] = its.front().fps;
+    suite["display"] = fmt::format("{:.2f} @ {:g}fps, run to run {}", suite["score"].get<double>(), its.front().fps,
+                                   suite["spread"].is_number() ? fmt::format("±{:.2f} %", suite["spread"].get<double>() * 100)
+                                                               : std::string("unknown"));
+    j["suite"] = suite;
+  } else {
+    j["suite"] = nullptr;  // an iteration without a suite score (all capped, or --controller fixed)
+  }
+  return j;
+}
+
+void write_iteration_outputs(const std::string& dir, const std::vector<MarkResult>& its, const MarkOptions& o) {
+  for (std::size_t k = 0; k < its.size(); ++k)
+    write_mark_outputs((std::filesystem::path(dir) / fmt::format("iteration-{}", k + 1)).string(), its[k], o);
+  write_file(std::filesystem::path(dir) / "mark.json", iterations_to_json(its, o).dump(1) + "\n");
+}
+
+std::string format_iterations_table(const std::vector<MarkResult>& its) {
+  if (its.empty()) return "";
+  const json summary = iterations_to_json(its, MarkOptions{});
+  std::string out = fmt::format("{:<14}", "test");
+  for (std::size_t k = 0; k < its.size(); ++k) out += fmt::format(" {:>10}", fmt::format("#{}", k + 1));
+  out += fmt::format(" {:>10} {:>7} {:>23}\n", "mean", "CV %", "run to run 95 %");
+  const auto row = [&](const std::string& name, const json& m) {
+    std::string line = fmt::format("{:<14}", name);
+    for (const auto& v : m["scores"]) line += fmt::format(" {:>10.2f}", v.get<double>());
+    const std::string cv = m["cv"].is_number() ? fmt::format("{:.1f}", m["cv"].get<double>() * 100) : "-";
+    line += fmt::format(" {:>10.2f} {:>7} {:>23}\n", m["score"].get<double>(), cv,
+                        m["lower"].is_number() ? fmt::format("[{:.2f}, {:.2f}]", m["lower"].get<double>(), m["upper"].get<double>()) : "-");
+    return line;
+  };
+  for (const auto& t : summary["tests"]) out += row(t["title"].get<std::string>(), t);
+  if (summary["suite"].is_object()) out += row("Suite", summary["suite"]);
+  out += "\nEach iteration's own table, with the bootstrap intervals, is in iteration-K/mark.json.\n";
+  out += fmt::format("Intervals: {}.\n", kRunToRunText);
+  for (const auto& w : summary["warnings"]) out += fmt::format("warning: {}\n", w.get<std::string>());
   return out;
 }
 

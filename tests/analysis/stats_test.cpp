@@ -72,5 +72,27 @@ TEST(Stats, MeanSumKnown) {
   EXPECT_EQ(known(with_nan), (std::vector<double>{1.0, 3.0}));
 }
 
+TEST(Stats, StudentTQuantiles) {
+  EXPECT_DOUBLE_EQ(stats::student_t_975(1), 12.706);
+  EXPECT_DOUBLE_EQ(stats::student_t_975(4), 2.776);
+  EXPECT_DOUBLE_EQ(stats::student_t_975(30), 2.042);
+  EXPECT_DOUBLE_EQ(stats::student_t_975(31), 1.960);
+  EXPECT_TRUE(std::isnan(stats::student_t_975(0)));
+}
+
+TEST(Stats, MeanTIntervalIsTheRunToRunInterval) {
+  const std::vector<double> v = {1286.2, 1286.3, 1414.7};  // three suite scores of issue 22
+  const stats::MeanInterval m = stats::mean_t_interval(v);
+  EXPECT_EQ(m.n, 3u);
+  EXPECT_NEAR(m.mean, 1329.0667, 1e-3);
+  EXPECT_NEAR(m.sd, 74.16, 0.01);  // unbiased: sqrt(sum of squares / (n - 1))
+  EXPECT_NEAR(m.hi - m.mean, 4.303 * m.sd / std::sqrt(3.0), 1e-9);
+  EXPECT_NEAR(m.mean - m.lo, m.hi - m.mean, 1e-9);
+  const stats::MeanInterval one = stats::mean_t_interval(std::vector<double>{5});
+  EXPECT_EQ(one.mean, 5);
+  EXPECT_TRUE(std::isnan(one.sd) && std::isnan(one.lo) && std::isnan(one.hi));
+  EXPECT_TRUE(std::isnan(stats::mean_t_interval(std::vector<double>{}).mean));
+}
+
 }  // namespace
 }  // namespace pictor::analysis::stats

@@ -144,4 +144,31 @@ TEST(MarkSystem, ScoreRefusesBadInputWithOneShortLine) {
   fs::remove_all(dir);
 }
 
+TEST(MarkSystem, IterationsEachWriteAResultAndTheMeanIsOverThem) {
+  const fs::path dir = fs::temp_directory_path() / ("pictor-mark-iterations-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  int rc = 0;
+  const std::string out = run(std::string(PICTOR_BIN) + " --quiet mark --iterations 2 --tests paths --duration 5 --size small"
+                                  " --no-db --out " + dir.string(), rc);
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("run to run 95 %"), std::string::npos) << out;
+  const json mark = json::parse(read(dir / "mark.json"));
+  EXPECT_EQ(mark["options"]["iterations"], 2);
+  ASSERT_EQ(mark["iterations"].size(), 2u);
+  double sum = 0;
+  for (int k = 1; k <= 2; ++k) {
+    // Each iteration is a complete result of its own, with MotionMark's bootstrap interval.
+    const json it = json::parse(read(dir / ("iteration-" + std::to_string(k)) / "mark.json"));
+    ASSERT_TRUE(it["suite"].is_object()) << k;
+    EXPECT_EQ(it["suite"]["score"], mark["iterations"][k - 1]["suite"]["score"]) << k;
+    EXPECT_TRUE(fs::exists(dir / ("iteration-" + std::to_string(k)) / "paths" / "samples.json")) << k;
+    sum += it["suite"]["score"].get<double>();
+  }
+  EXPECT_DOUBLE_EQ(mark["suite"]["score"].get<double>(), sum / 2);
+  EXPECT_LE(mark["suite"]["lower"].get<double>(), mark["suite"]["score"].get<double>());
+  EXPECT_GE(mark["suite"]["upper"].get<double>(), mark["suite"]["score"].get<double>());
+  EXPECT_EQ(mark["tests"][0]["scores"].size(), 2u);
+  fs::remove_all(dir);
+}
+
 }  // namespace
