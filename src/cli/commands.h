@@ -46,6 +46,7 @@ void add_list(CLI::App& app, Context& ctx);
 // after register_drivers().
 std::string driver_flag_help();
 std::string net_flag_help();
+std::string stream_flag_help();
 
 // Registers the input drivers that live outside pictor::drivers (the intelligent client's:
 // reference, human, the baselines, and `ic:MODEL`, which needs libtorch) with

@@ -120,8 +120,7 @@ void add_run(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--vnc-frame-rate", args->vnc_frame_rate,
                   "xvnc: updates per second cap (Xvnc -FrameRate; its own default is 60); 0 = 240");
-  cmd->add_option("--stream", args->stream,
-                  "--adapter stream: bitrate=8mbit,preset=ultrafast,gop=60,transport=udp|tcp,fps=60 (the defaults)");
+  cmd->add_option("--stream", args->stream, stream_flag_help());
   cmd->add_option("--repeat", args->repeat,
                   "run N sessions (OUT/repeat-1 … repeat-N) and report each figure with its interval across the runs")
       ->capture_default_str();
