@@ -61,6 +61,12 @@ std::string usage_line(const options::OptionSet& set) {
 
 }  // namespace
 
+std::string adapter_flag_help() {
+  std::string names;
+  for (const auto& n : runner::adapter_names()) names += (names.empty() ? "" : ", ") + n;
+  return "display/proxy stack: NAME[:option=value,...], NAME one of " + names + " (pictor list adapters: what each is)";
+}
+
 std::string driver_flag_help() {
   std::string names;
   for (const auto& n : drivers::driver_names()) names += (names.empty() ? "" : ", ") + n;

@@ -47,9 +47,10 @@ SessionPlan plan_session(const RunOptions& options) {
     throw UsageError(fmt::format("--duration must be between {} and {} (got {:g} s)", format_duration(kMinSessionS),
                                  format_duration(kMaxSessionS), options.duration_s));
   check_sample_interval(options.sample_interval_s);
-  require_adapter_name(options.adapter);
-  check_adapter_options(options.adapter, options.stream);
-  plan.remote = is_remote_adapter(options.adapter);
+  // From here on the adapter is its name (`--adapter NAME:options` checked, none declared today).
+  plan.options.adapter = require_adapter_name(options.adapter);
+  check_adapter_options(plan.options.adapter, options.stream);
+  plan.remote = is_remote_adapter(plan.options.adapter);
   if (!options.net.empty()) {
     plan.net_spec = net::parse_net_spec(options.net);
     if (!plan.remote)
