@@ -63,6 +63,18 @@ std::string absolute_dir(const fs::path& p) {
   return ec ? fs::absolute(p).string() : a.string();
 }
 
+// The fields every status file gives alike: when it started and ended, the command line (a file
+// that records none, mark.json, leaves it empty), the machine and its host, and the directory.
+void fill_shared(RunRecord& r, const fs::path& dir, const json& status, const char* start_key, bool has_command_line) {
+  r.start_time = str(status, start_key);
+  r.end_time = str(status, "end_time");
+  if (has_command_line) r.command_line = status.value("command_line", json::array()).dump();
+  const json machine = status.value("machine", json::object());
+  r.machine = machine.dump();
+  r.host = host_of(machine);
+  r.dir = absolute_dir(dir);
+}
+
 // A session's or a repeat run's run.json; the figures from summary.json beside it.
 RecordTree from_run_json(const fs::path& dir, const json& run) {
   RecordTree t;
@@ -73,9 +85,7 @@ RecordTree from_run_json(const fs::path& dir, const json& run) {
   const std::string kind = str(run, "kind");
   const bool group = run.contains("members") && run["members"].is_array() && !kind.empty() && kind != "repeat";
   r.kind = kind == "repeat" ? "repeat" : group ? kind : "session";
-  r.start_time = str(run, "start_time");
-  r.end_time = str(run, "end_time");
-  r.command_line = run.value("command_line", json::array()).dump();
+  fill_shared(r, dir, run, "start_time", true);
   r.app = run.contains("app") ? str(run["app"], "label") : std::string();
   r.adapter = str(run, "adapter");
   r.driver = str(run, "driver");
@@ -85,11 +95,7 @@ RecordTree from_run_json(const fs::path& dir, const json& run) {
   if (run.contains("proxy") && run["proxy"].is_object() && run["proxy"].contains("frame_rate_cap"))
     options["vnc_frame_rate_cap"] = run["proxy"]["frame_rate_cap"];
   r.options = options.dump();
-  const json machine = run.value("machine", json::object());
-  r.machine = machine.dump();
-  r.host = host_of(machine);
   r.status = str(run, "status");
-  r.dir = absolute_dir(dir);
   if (const auto summary = read_json_if_exists(dir / "summary.json")) {
     if (r.kind == "repeat" && summary->contains("figures") && (*summary)["figures"].is_array()) {
       // A repeat run's figures are a list (analysis/repeat_summary.h): keyed here by the session
@@ -119,20 +125,14 @@ RecordTree from_suite_json(const fs::path& dir, const json& suite) {
   t.status_file = "suite.json";
   RunRecord& r = t.run;
   r.kind = "suite";
-  r.start_time = str(suite, "start_time");
-  r.end_time = str(suite, "end_time");
-  r.command_line = suite.value("command_line", json::array()).dump();
+  fill_shared(r, dir, suite, "start_time", true);
   r.app = str(suite, "suite");
   json options = json::object();
   for (const char* key : {"quick", "repeat", "description"})
     if (suite.contains(key)) options[key] = suite[key];
   r.options = options.dump();
-  const json machine = suite.value("machine", json::object());
-  r.machine = machine.dump();
-  r.host = host_of(machine);
   const json counts = suite.value("counts", json::object());
   r.status = suite.value("interrupted", false) ? "interrupted" : counts.value("failed", 0) > 0 ? "failed" : "ok";
-  r.dir = absolute_dir(dir);
   r.metrics = flatten_figures(json{{"counts", counts}});
   for (const json& b : suite.value("benchmarks", json::array())) {
     const std::string sub = str(b, "session_dir");
@@ -149,7 +149,7 @@ RecordTree from_mark_json(const fs::path& dir, const json& mark) {
   t.status_file = "mark.json";
   RunRecord& r = t.run;
   r.kind = "mark";
-  r.start_time = str(mark, "started_at");
+  fill_shared(r, dir, mark, "started_at", false);
   r.app = "mark";
   json tests = json::array();
   json figures = json::object();
@@ -163,12 +163,8 @@ RecordTree from_mark_json(const fs::path& dir, const json& mark) {
   json options = mark.value("options", json::object());
   options["tests"] = tests;
   r.options = options.dump();
-  const json machine = mark.value("machine", json::object());
-  r.machine = machine.dump();
-  r.host = host_of(machine);
   r.adapter = str(options, "display");
   r.status = "ok";
-  r.dir = absolute_dir(dir);
   r.metrics = flatten_figures(figures);
   return t;
 }
