@@ -63,29 +63,40 @@ std::string absolute_dir(const fs::path& p) {
   return ec ? fs::absolute(p).string() : a.string();
 }
 
-// The fields every status file gives alike: when it started and ended, the command line (a file
-// that records none, mark.json, leaves it empty), the machine and its host, and the directory.
-void fill_shared(RunRecord& r, const fs::path& dir, const json& status, const char* start_key, bool has_command_line) {
-  r.start_time = str(status, start_key);
+// A status file: its name and where it keeps what every record has.
+struct StatusFile {
+  const char* name;
+  const char* start_key;  // "start_time"; mark.json: "started_at"
+  bool has_command_line;  // mark.json records none: its record's stays empty
+};
+constexpr StatusFile kRunJson{"run.json", "start_time", true}, kSuiteJson{"suite.json", "start_time", true},
+    kMarkJson{"mark.json", "started_at", false};
+
+// A record with the fields every status file gives alike: when it started and ended, the command
+// line, the machine and its host, and the directory.
+RecordTree shared_fields(const StatusFile& file, const fs::path& dir, const json& status) {
+  RecordTree t;
+  t.status_file = file.name;
+  RunRecord& r = t.run;
+  r.start_time = str(status, file.start_key);
   r.end_time = str(status, "end_time");
-  if (has_command_line) r.command_line = status.value("command_line", json::array()).dump();
+  if (file.has_command_line) r.command_line = status.value("command_line", json::array()).dump();
   const json machine = status.value("machine", json::object());
   r.machine = machine.dump();
   r.host = host_of(machine);
   r.dir = absolute_dir(dir);
+  return t;
 }
 
 // A session's or a repeat run's run.json; the figures from summary.json beside it.
 RecordTree from_run_json(const fs::path& dir, const json& run) {
-  RecordTree t;
-  t.status_file = "run.json";
+  RecordTree t = shared_fields(kRunJson, dir, run);
   RunRecord& r = t.run;
   // A group of stacks run together (`--instances`, colocate's together/pair-*) keeps its kind; its
   // members are its children, like a repeat run's sessions.
   const std::string kind = str(run, "kind");
   const bool group = run.contains("members") && run["members"].is_array() && !kind.empty() && kind != "repeat";
   r.kind = kind == "repeat" ? "repeat" : group ? kind : "session";
-  fill_shared(r, dir, run, "start_time", true);
   r.app = run.contains("app") ? str(run["app"], "label") : std::string();
   r.adapter = str(run, "adapter");
   r.driver = str(run, "driver");
@@ -121,11 +132,9 @@ RecordTree from_run_json(const fs::path& dir, const json& run) {
 }
 
 RecordTree from_suite_json(const fs::path& dir, const json& suite) {
-  RecordTree t;
-  t.status_file = "suite.json";
+  RecordTree t = shared_fields(kSuiteJson, dir, suite);
   RunRecord& r = t.run;
   r.kind = "suite";
-  fill_shared(r, dir, suite, "start_time", true);
   r.app = str(suite, "suite");
   json options = json::object();
   for (const char* key : {"quick", "repeat", "description"})
@@ -145,11 +154,9 @@ RecordTree from_suite_json(const fs::path& dir, const json& suite) {
 }
 
 RecordTree from_mark_json(const fs::path& dir, const json& mark) {
-  RecordTree t;
-  t.status_file = "mark.json";
+  RecordTree t = shared_fields(kMarkJson, dir, mark);
   RunRecord& r = t.run;
   r.kind = "mark";
-  fill_shared(r, dir, mark, "started_at", false);
   r.app = "mark";
   json tests = json::array();
   json figures = json::object();
