@@ -1,6 +1,7 @@
 // Fuzz target: the session files of input tracking as `pictor analyze SESSION` reads them
 // (client_inputs.csv, client_frames.csv, inputs_read.csv, frames.csv, client_updates.csv,
-// proxy_events.csv and the JSON beside them), then the matching of inputs to frames, the RTT
+// proxy_events.csv, the stream adapter's stream_frames.csv and stream_received.csv, and the JSON
+// beside them), then the matching of inputs to frames (the stream stages among it), the RTT
 // summary and its table. The input holds the files one after another, each after a line
 // "@@ NAME". They reach the loader from memory, through the reader interface the directory
 // loader uses (load_rtt_timeline(SessionFileReader, ...)): written to disk they cost two file
@@ -16,9 +17,10 @@
 
 namespace {
 
-constexpr std::string_view kFiles[] = {"client_inputs.csv", "client_frames.csv", "inputs_read.csv",
+constexpr std::string_view kFiles[] = {"client_inputs.csv", "client_frames.csv",  "inputs_read.csv",
                                        "frames.csv",        "client_updates.csv", "proxy_events.csv",
-                                       "run.json",          "hook.json",          "proxy.json"};
+                                       "stream_frames.csv", "stream_received.csv", "run.json",
+                                       "hook.json",         "proxy.json"};
 
 // The files the input holds, by name. Text before the first "@@ NAME" line is ignored, and so is
 // a second section of the same name or a name the loader does not read.

@@ -248,4 +248,14 @@ int64_t field_nonnegative_int64(const CsvRow& row, const CsvHeader& header, std:
   return value;
 }
 
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
 }  // namespace pictor::analysis

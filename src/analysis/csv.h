@@ -1,5 +1,6 @@
-// The one CSV reader behind every importer: RFC 4180 quoting, LF or CRLF line ends, 1-based line
-// numbers on every row, and column lookup by name; comment and preamble lines are the caller's job.
+// The one CSV module: the reader behind every importer (RFC 4180 quoting, LF or CRLF line ends,
+// 1-based line numbers on every row, column lookup by name; comment and preamble lines are the
+// caller's job) and the one field writer, csv_field.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -89,5 +90,9 @@ double field_nonnegative(const CsvRow& row, const CsvHeader& header, std::size_t
 std::optional<double> field_optional_nonnegative(const CsvRow& row, const CsvHeader& header,
                                                  std::size_t column);
 int64_t field_nonnegative_int64(const CsvRow& row, const CsvHeader& header, std::size_t column);
+
+// One field as RFC 4180 writes it: as it is, or, when it holds a comma, a double quote, a CR or
+// an LF, in double quotes with each double quote doubled. CsvReader reads it back as it was.
+std::string csv_field(std::string_view text);
 
 }  // namespace pictor::analysis

@@ -1,6 +1,6 @@
 // The session files of input tracking: reading client_inputs.csv, client_frames.csv,
-// inputs_read.csv, frames.csv, client_updates.csv, proxy_events.csv and hook.json into an
-// RttTimeline, writing inputs.csv.
+// inputs_read.csv, frames.csv, client_updates.csv, proxy_events.csv, the stream adapter's
+// stream_frames.csv and stream_received.csv, and hook.json into an RttTimeline, writing inputs.csv.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -13,6 +13,7 @@
 #include "analysis/rtt.h"
 #include "analysis/rtt_load.h"
 #include "analysis/session_schema.h"
+#include "analysis/stream_stages.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/text.h"
@@ -234,6 +235,18 @@ void load_updates(Table& tab, RttTimeline& t) {
   t.have_updates = true;
 }
 
+// The stream adapter's server captures and client decodes (stream_stages.h).
+void load_stream_frames(Table& tab, RttTimeline& t) {
+  CsvRow row;
+  while (tab.next(row, t.notes)) t.stream_frames.push_back(stream_frame_of(row, *tab.header));
+  t.have_stream = true;
+}
+
+void load_stream_received(Table& tab, RttTimeline& t) {
+  CsvRow row;
+  while (tab.next(row, t.notes)) t.stream_received.push_back(stream_received_of(row, *tab.header));
+}
+
 void load_proxy_events(Table& tab, RttTimeline& t) {
   const CsvHeader& h = *tab.header;
   const auto c_kind = h.require("kind"), c_start = h.require("start_ns"), c_end = h.require("end_ns"),
@@ -326,7 +339,8 @@ RttTimeline load_rtt_timeline(const SessionFileReader& read, const std::string& 
   load("inputs_read.csv", read("inputs_read.csv"), "inputs_read", load_reads);
   load("client_updates.csv", read("client_updates.csv"), "client_updates", load_updates);
   load("proxy_events.csv", read("proxy_events.csv"), "proxy_events", load_proxy_events);
-  load_stream_files(session_dir, t);
+  load("stream_frames.csv", read("stream_frames.csv"), "stream_frames", load_stream_frames);
+  load("stream_received.csv", read("stream_received.csv"), "stream_received", load_stream_received);
   if (!load("frames.csv", read("frames.csv"), "frames", load_frames))
     t.notes.push_back("frames.csv absent: response frames, AL, RD and AS unknown");
   // Which renderer drew the frames: on a software one the swap call holds the rasterisation.

@@ -32,17 +32,6 @@ std::optional<std::uint32_t> opt_u32(const CsvRow& row, const CsvHeader& h, std:
   return static_cast<std::uint32_t>(*v);
 }
 
-template <typename Each>
-void read_csv(const fs::path& path, std::vector<std::string>& notes, Each each) {
-  const std::string text = files::read_input_file(path.string());
-  CsvReader reader(text, path.string());
-  CsvRow row;
-  if (!reader.next(row)) return;
-  const CsvHeader h(row, path.string());
-  while (reader.next(row))
-    if (check_row_width(row, h, notes)) each(row, h);
-}
-
 // Wire marker of a full tag / frame number.
 std::uint32_t wire_tag(std::uint64_t tag) { return static_cast<std::uint32_t>(tag & 0xfff); }
 std::uint32_t wire_frame(std::uint64_t frame) { return static_cast<std::uint32_t>(frame & 0xff); }
@@ -69,32 +58,25 @@ nlohmann::json read_json(const fs::path& p) {
 
 }  // namespace
 
-void load_stream_files(const std::string& session_dir, RttTimeline& t) {
-  const fs::path dir(session_dir);
-  if (fs::exists(dir / "stream_frames.csv")) {
-    read_csv(dir / "stream_frames.csv", t.notes, [&](const CsvRow& row, const CsvHeader& h) {
-      StreamFrame f;
-      f.captured_ns = opt_int(row, h, h.require("captured_ns"));
-      f.encode_in_ns = opt_int(row, h, h.require("encode_in_ns"));
-      f.encode_out_ns = field_int64(row, h, h.require("encode_out_ns"));
-      f.bytes = field_int64(row, h, h.require("bytes"));
-      f.keyframe = field_int64(row, h, h.require("keyframe")) != 0;
-      f.marker_tag = opt_u32(row, h, h.require("marker_tag"));
-      f.marker_frame = opt_u32(row, h, h.require("marker_frame"));
-      t.stream_frames.push_back(f);
-    });
-    t.have_stream = true;
-  }
-  if (fs::exists(dir / "stream_received.csv")) {
-    read_csv(dir / "stream_received.csv", t.notes, [&](const CsvRow& row, const CsvHeader& h) {
-      StreamReceived r;
-      r.decode_in_ns = opt_int(row, h, h.require("decode_in_ns"));
-      r.decoded_ns = field_int64(row, h, h.require("decoded_ns"));
-      r.marker_tag = opt_u32(row, h, h.require("marker_tag"));
-      r.marker_frame = opt_u32(row, h, h.require("marker_frame"));
-      t.stream_received.push_back(r);
-    });
-  }
+StreamFrame stream_frame_of(const CsvRow& row, const CsvHeader& h) {
+  StreamFrame f;
+  f.captured_ns = opt_int(row, h, h.require("captured_ns"));
+  f.encode_in_ns = opt_int(row, h, h.require("encode_in_ns"));
+  f.encode_out_ns = field_int64(row, h, h.require("encode_out_ns"));
+  f.bytes = field_int64(row, h, h.require("bytes"));
+  f.keyframe = field_int64(row, h, h.require("keyframe")) != 0;
+  f.marker_tag = opt_u32(row, h, h.require("marker_tag"));
+  f.marker_frame = opt_u32(row, h, h.require("marker_frame"));
+  return f;
+}
+
+StreamReceived stream_received_of(const CsvRow& row, const CsvHeader& h) {
+  StreamReceived r;
+  r.decode_in_ns = opt_int(row, h, h.require("decode_in_ns"));
+  r.decoded_ns = field_int64(row, h, h.require("decoded_ns"));
+  r.marker_tag = opt_u32(row, h, h.require("marker_tag"));
+  r.marker_frame = opt_u32(row, h, h.require("marker_frame"));
+  return r;
 }
 
 void attribute_stream_stages(const RttTimeline& t, std::span<MatchedInput> inputs, std::vector<std::string>& notes) {

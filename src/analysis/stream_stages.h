@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/csv.h"
+
 namespace pictor::analysis {
 
 struct RttTimeline;
@@ -33,8 +35,10 @@ struct StreamReceived {
   std::optional<std::uint32_t> marker_tag, marker_frame;
 };
 
-// Loads both files (either may be absent) into t.stream_frames / t.stream_received.
-void load_stream_files(const std::string& session_dir, RttTimeline& t);
+// One row of stream_frames.csv / stream_received.csv; the session loader (rtt_files.cpp) reads
+// both files, either may be absent, through the same reader as every other session CSV.
+StreamFrame stream_frame_of(const CsvRow& row, const CsvHeader& header);
+StreamReceived stream_received_of(const CsvRow& row, const CsvHeader& header);
 
 // Sets proxy_start_ns (capture) and proxy_sent_ns (encoded) of each matched input from the first
 // capture of the frame the client saw (same marker, captured after that frame's swap, encoded

@@ -37,9 +37,7 @@ void add_colocate(CLI::App& app, Context& ctx) {
   cmd->add_option("-d,--duration", args->duration, "how long each run lasts (10s, 2m)")->capture_default_str();
   cmd->add_option("-s,--size", args->size, "window/screen size WxH")->capture_default_str();
   cmd->add_option("--driver", args->driver, "every benchmark's input driver (see pictor run --driver); none by default");
-  cmd->add_option("--adapter", args->adapter, "every benchmark's display/proxy stack: local, xvnc, x11vnc")
-      ->check(CLI::IsMember(runner::adapter_names()))
-      ->capture_default_str();
+  cmd->add_option("--adapter", args->adapter, "every benchmark's " + adapter_flag_help())->capture_default_str();
   cmd->add_option("--sample-interval", args->sample_interval, "the resource sampler's interval (10ms..10s)")
       ->capture_default_str();
   cmd->add_flag("--no-resources", args->no_resources, "run without the resource sampler");

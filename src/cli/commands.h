@@ -44,8 +44,10 @@ void add_list(CLI::App& app, Context& ctx);
 
 // Help lines of the spec-taking flags, generated from the declarations (list.cpp); call them
 // after register_drivers().
+std::string adapter_flag_help();
 std::string driver_flag_help();
 std::string net_flag_help();
+std::string stream_flag_help();
 
 // Registers the input drivers that live outside pictor::drivers (the intelligent client's:
 // reference, human, the baselines, and `ic:MODEL`, which needs libtorch) with

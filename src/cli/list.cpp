@@ -1,4 +1,4 @@
-// `pictor list [scenes|drivers|adapters|net]`: everything a spec may name, with its options, and
+// `pictor list [scenes|drivers|adapters|net|stream]`: everything a spec may name, with its options, and
 // the --driver/--net help lines. All of it generated from the declarations (core/options.h), so
 // there is no second copy to keep in step.
 #include <cstdio>
@@ -11,6 +11,7 @@
 #include "drivers/driver.h"
 #include "net/spec.h"
 #include "runner/adapter.h"
+#include "stream/stream_options.h"
 
 namespace pictor::cli {
 
@@ -45,6 +46,9 @@ std::string list_text(const std::string& what) {
   if (what.empty() || what == "net") {
     out += "net (--net option=value,...; each direction):\n" + options::help(net::net_option_set(), 2);
   }
+  if (what.empty() || what == "stream") {
+    out += "stream (--adapter stream --stream option=value,...):\n" + options::help(stream::stream_option_set(), 2);
+  }
   return out;
 }
 
@@ -57,11 +61,24 @@ std::string usage_line(const options::OptionSet& set) {
 
 }  // namespace
 
+std::string adapter_flag_help() {
+  std::string names;
+  for (const auto& n : runner::adapter_names()) names += (names.empty() ? "" : ", ") + n;
+  return "display/proxy stack: NAME[:option=value,...], NAME one of " + names + " (pictor list adapters: what each is)";
+}
+
 std::string driver_flag_help() {
   std::string names;
   for (const auto& n : drivers::driver_names()) names += (names.empty() ? "" : ", ") + n;
   return "send inputs and track each to its frame: NAME[:option=value,...], NAME one of " + names +
          " (pictor list drivers: their options)";
+}
+
+std::string stream_flag_help() {
+  std::string defaults;
+  for (const auto& o : stream::stream_option_set().options)
+    defaults += (defaults.empty() ? "" : ",") + o.name + "=" + o.default_text.value_or("");
+  return "--adapter stream: " + defaults + " (the defaults; pictor list stream)";
 }
 
 std::string net_flag_help() {
@@ -71,9 +88,9 @@ std::string net_flag_help() {
 
 void add_list(CLI::App& app, Context& /*ctx*/) {
   auto what = std::make_shared<std::string>();
-  auto* cmd = app.add_subcommand("list", "List the built-in scenes, drivers, adapters and net options, with their options");
-  cmd->add_option("what", *what, "only scenes, drivers, adapters or net")
-      ->check(CLI::IsMember({"scenes", "drivers", "adapters", "net"}));
+  auto* cmd = app.add_subcommand("list", "List the built-in scenes, drivers, adapters, net and stream options, with their options");
+  cmd->add_option("what", *what, "only scenes, drivers, adapters, net or stream")
+      ->check(CLI::IsMember({"scenes", "drivers", "adapters", "net", "stream"}));
   cmd->callback([what] { std::fputs(list_text(*what).c_str(), stdout); });
 }
 

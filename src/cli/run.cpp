@@ -104,11 +104,7 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--driver", args->driver, driver_flag_help());
   cmd->add_flag("--no-marker", args->no_marker,
                 "with --driver: do not draw the tag marker (RTT becomes unknown; for overhead runs)");
-  cmd->add_option("--adapter", args->adapter,
-                  "display/proxy stack: local (Xvfb), xvnc (TigerVNC Xvnc), x11vnc (Xvfb + x11vnc), stream (H.264 "
-                  "over RTP, GStreamer); the VNC adapters connect Pictor's RFB client")
-      ->check(CLI::IsMember(runner::adapter_names()))
-      ->capture_default_str();
+  cmd->add_option("--adapter", args->adapter, adapter_flag_help())->capture_default_str();
   cmd->add_option("--net", args->net, net_flag_help());
   cmd->add_option("--net-backend", args->net_backend,
                   "how --net is emulated: relay (user-space TCP relay, no privileges) or netem (kernel qdisc on "
@@ -120,8 +116,7 @@ void add_run(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--vnc-frame-rate", args->vnc_frame_rate,
                   "xvnc: updates per second cap (Xvnc -FrameRate; its own default is 60); 0 = 240");
-  cmd->add_option("--stream", args->stream,
-                  "--adapter stream: bitrate=8mbit,preset=ultrafast,gop=60,transport=udp|tcp,fps=60 (the defaults)");
+  cmd->add_option("--stream", args->stream, stream_flag_help());
   cmd->add_option("--repeat", args->repeat,
                   "run N sessions (OUT/repeat-1 … repeat-N) and report each figure with its interval across the runs")
       ->capture_default_str();

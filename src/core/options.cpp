@@ -52,9 +52,20 @@ std::string number_text(double v) {
 
 bool bounded(const Option& o) { return std::isfinite(o.min) || std::isfinite(o.max); }
 
+// The bit/s of each rate unit, largest first.
+constexpr std::pair<const char*, double> kRateUnits[] = {{"gbit", 1e9}, {"mbit", 1e6}, {"kbit", 1e3}, {"bit", 1}};
+
+// 200000 -> "200kbit": in the largest unit that holds it whole.
+std::string rate_text(double bit_s) {
+  for (const auto& [unit, scale] : kRateUnits)
+    if (bit_s >= scale && std::fmod(bit_s, scale) == 0) return number_text(bit_s / scale) + unit;
+  return number_text(bit_s) + "bit";
+}
+
 std::string range_text(const Option& o) {
   if (o.type == Type::duration)
     return "[" + format_duration(o.min) + ", " + format_duration(o.max) + "]";
+  if (o.type == Type::bit_rate) return "[" + rate_text(o.min) + ", " + rate_text(o.max) + "]";
   return "[" + number_text(o.min) + ", " + number_text(o.max) + "]";
 }
 
@@ -83,6 +94,11 @@ Option Option::within(double low, double high) && {
 
 Option Option::up_to(std::uint64_t high) && {
   count_max = high;
+  return std::move(*this);
+}
+
+Option Option::bare_number_in(std::string unit) && {
+  bare_unit = std::move(unit);
   return std::move(*this);
 }
 
@@ -133,7 +149,11 @@ std::string expectation(const Option& o) {
                          : "a duration (e.g. 20ms, 1.5s)";
       return "a duration in " + range_text(o) + " (e.g. 20ms, 1.5s)";
     case Type::size: return "a size WxH (e.g. 1280x720)";
-    case Type::bit_rate: return "a positive rate in bit, kbit, mbit or gbit (e.g. 50mbit)";
+    case Type::bit_rate: {
+      const std::string bare = o.bare_unit.empty() ? "" : ", or a bare number of " + o.bare_unit;
+      return (bounded(o) ? "a rate in " + range_text(o) + " in" : std::string("a positive rate in")) +
+             " bit, kbit, mbit or gbit (e.g. 50mbit" + bare + ")";
+    }
     case Type::share: return "a share in [0%, 100%] (e.g. 0.5% or 0.005)";
   }
   return "a value";
@@ -219,15 +239,14 @@ bool read_value(const Option& o, const std::string& text, auto& e) {
       return true;
     case Type::bit_rate: {
       std::string_view unit;
-      double scale = 0;
       if (!number_and_unit(text, e.number, unit)) return false;
-      if (unit == "bit" || unit == "bps") scale = 1;
-      else if (unit == "kbit") scale = 1e3;
-      else if (unit == "mbit") scale = 1e6;
-      else if (unit == "gbit") scale = 1e9;
-      else return false;
+      if (unit.empty()) unit = o.bare_unit;
+      if (unit == "bps") unit = "bit";
+      double scale = 0;
+      for (const auto& [name, bit_s] : kRateUnits)
+        if (unit == name) scale = bit_s;
       e.number *= scale;
-      return e.number > 0 && std::isfinite(e.number);
+      return e.number > 0 && std::isfinite(e.number) && in_range(o, e.number);
     }
     case Type::share: {
       std::string_view unit;

@@ -34,7 +34,7 @@ enum class Type {
   flag,      // on or off
   duration,  // "500ms", "2s", "1.5m" (core/units.h), in seconds in [min, max]
   size,      // "WxH"
-  bit_rate,  // bit/s with a unit: "9600bit", "256kbit", "50mbit", "1gbit"; positive
+  bit_rate,  // bit/s with a unit: "9600bit", "256kbit", "50mbit", "1gbit"; positive, in [min, max]
   share,     // "0.5%" or "0.005", a fraction in [0, 1]
 };
 
@@ -48,11 +48,13 @@ struct Option {
   double min = -std::numeric_limits<double>::infinity();  // integer, number, duration: inclusive
   double max = std::numeric_limits<double>::infinity();
   std::uint64_t count_max = std::numeric_limits<std::uint64_t>::max();  // Type::count
+  std::string bare_unit;  // Type::bit_rate: the unit of a number written without one ("kbit"); empty: none
 
   // Builders, chained onto the constructors below.
   Option or_default(std::string text) &&;
   Option within(double low, double high) &&;
   Option up_to(std::uint64_t high) &&;   // Type::count
+  Option bare_number_in(std::string unit) &&;  // Type::bit_rate: "1200" means 1200 `unit` (bit, kbit, ...)
   Option must_be_given() &&;
 };
 

@@ -4,22 +4,17 @@
 
 #include <map>
 
+#include "analysis/csv.h"
+
 namespace pictor::db {
 
 namespace {
 
+using analysis::csv_field;
 using nlohmann::json;
 
 std::string cell(const std::optional<double>& v, int decimals) {
   return v ? fmt::format("{:.{}f}", *v, decimals) : std::string("-");
-}
-
-// An RFC 4180 field: quoted when it holds a comma, a quote or a line end.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 std::optional<double> first_of(const std::map<std::string, std::optional<double>>& m, const std::vector<std::string>& names) {

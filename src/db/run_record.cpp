@@ -63,19 +63,40 @@ std::string absolute_dir(const fs::path& p) {
   return ec ? fs::absolute(p).string() : a.string();
 }
 
+// A status file: its name and where it keeps what every record has.
+struct StatusFile {
+  const char* name;
+  const char* start_key;  // "start_time"; mark.json: "started_at"
+  bool has_command_line;  // mark.json records none: its record's stays empty
+};
+constexpr StatusFile kRunJson{"run.json", "start_time", true}, kSuiteJson{"suite.json", "start_time", true},
+    kMarkJson{"mark.json", "started_at", false};
+
+// A record with the fields every status file gives alike: when it started and ended, the command
+// line, the machine and its host, and the directory.
+RecordTree shared_fields(const StatusFile& file, const fs::path& dir, const json& status) {
+  RecordTree t;
+  t.status_file = file.name;
+  RunRecord& r = t.run;
+  r.start_time = str(status, file.start_key);
+  r.end_time = str(status, "end_time");
+  if (file.has_command_line) r.command_line = status.value("command_line", json::array()).dump();
+  const json machine = status.value("machine", json::object());
+  r.machine = machine.dump();
+  r.host = host_of(machine);
+  r.dir = absolute_dir(dir);
+  return t;
+}
+
 // A session's or a repeat run's run.json; the figures from summary.json beside it.
 RecordTree from_run_json(const fs::path& dir, const json& run) {
-  RecordTree t;
-  t.status_file = "run.json";
+  RecordTree t = shared_fields(kRunJson, dir, run);
   RunRecord& r = t.run;
   // A group of stacks run together (`--instances`, colocate's together/pair-*) keeps its kind; its
   // members are its children, like a repeat run's sessions.
   const std::string kind = str(run, "kind");
   const bool group = run.contains("members") && run["members"].is_array() && !kind.empty() && kind != "repeat";
   r.kind = kind == "repeat" ? "repeat" : group ? kind : "session";
-  r.start_time = str(run, "start_time");
-  r.end_time = str(run, "end_time");
-  r.command_line = run.value("command_line", json::array()).dump();
   r.app = run.contains("app") ? str(run["app"], "label") : std::string();
   r.adapter = str(run, "adapter");
   r.driver = str(run, "driver");
@@ -85,11 +106,7 @@ RecordTree from_run_json(const fs::path& dir, const json& run) {
   if (run.contains("proxy") && run["proxy"].is_object() && run["proxy"].contains("frame_rate_cap"))
     options["vnc_frame_rate_cap"] = run["proxy"]["frame_rate_cap"];
   r.options = options.dump();
-  const json machine = run.value("machine", json::object());
-  r.machine = machine.dump();
-  r.host = host_of(machine);
   r.status = str(run, "status");
-  r.dir = absolute_dir(dir);
   if (const auto summary = read_json_if_exists(dir / "summary.json")) {
     if (r.kind == "repeat" && summary->contains("figures") && (*summary)["figures"].is_array()) {
       // A repeat run's figures are a list (analysis/repeat_summary.h): keyed here by the session
@@ -115,24 +132,16 @@ RecordTree from_run_json(const fs::path& dir, const json& run) {
 }
 
 RecordTree from_suite_json(const fs::path& dir, const json& suite) {
-  RecordTree t;
-  t.status_file = "suite.json";
+  RecordTree t = shared_fields(kSuiteJson, dir, suite);
   RunRecord& r = t.run;
   r.kind = "suite";
-  r.start_time = str(suite, "start_time");
-  r.end_time = str(suite, "end_time");
-  r.command_line = suite.value("command_line", json::array()).dump();
   r.app = str(suite, "suite");
   json options = json::object();
   for (const char* key : {"quick", "repeat", "description"})
     if (suite.contains(key)) options[key] = suite[key];
   r.options = options.dump();
-  const json machine = suite.value("machine", json::object());
-  r.machine = machine.dump();
-  r.host = host_of(machine);
   const json counts = suite.value("counts", json::object());
   r.status = suite.value("interrupted", false) ? "interrupted" : counts.value("failed", 0) > 0 ? "failed" : "ok";
-  r.dir = absolute_dir(dir);
   r.metrics = flatten_figures(json{{"counts", counts}});
   for (const json& b : suite.value("benchmarks", json::array())) {
     const std::string sub = str(b, "session_dir");
@@ -145,11 +154,9 @@ RecordTree from_suite_json(const fs::path& dir, const json& suite) {
 }
 
 RecordTree from_mark_json(const fs::path& dir, const json& mark) {
-  RecordTree t;
-  t.status_file = "mark.json";
+  RecordTree t = shared_fields(kMarkJson, dir, mark);
   RunRecord& r = t.run;
   r.kind = "mark";
-  r.start_time = str(mark, "started_at");
   r.app = "mark";
   json tests = json::array();
   json figures = json::object();
@@ -163,12 +170,8 @@ RecordTree from_mark_json(const fs::path& dir, const json& mark) {
   json options = mark.value("options", json::object());
   options["tests"] = tests;
   r.options = options.dump();
-  const json machine = mark.value("machine", json::object());
-  r.machine = machine.dump();
-  r.host = host_of(machine);
   r.adapter = str(options, "display");
   r.status = "ok";
-  r.dir = absolute_dir(dir);
   r.metrics = flatten_figures(figures);
   return t;
 }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "analysis/csv.h"
 #include "core/clock.h"
 #include "core/csv_files.h"
 #include "core/files.h"
@@ -21,16 +22,7 @@ namespace pictor::resources {
 
 namespace {
 
-// A CSV field: quoted when it holds a comma, a quote or a line end (a comm may hold any of them).
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + '"';
-}
+using analysis::csv_field;
 
 template <typename T>
 std::string opt(const std::optional<T>& v) {

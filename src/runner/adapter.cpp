@@ -414,12 +414,12 @@ std::vector<std::string> adapter_names() {
   return names;
 }
 
-void require_adapter_name(std::string_view spec) {
+std::string require_adapter_name(std::string_view spec) {
   const auto [name, args] = options::split_name(spec);
   for (const auto& a : adapter_infos()) {
     if (a.name != name) continue;
     options::parse(a.options, args);
-    return;
+    return name;
   }
   std::string known;
   for (const auto& n : adapter_names()) known += (known.empty() ? "" : ", ") + n;

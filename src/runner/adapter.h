@@ -117,9 +117,10 @@ struct AdapterInfo {
 };
 const std::vector<AdapterInfo>& adapter_infos();
 std::vector<std::string> adapter_names();
-// Throws UsageError naming every known adapter unless the spec's name is one of adapter_names(),
-// and, in core/options.h's wording, for an option it does not declare or a bad value.
-void require_adapter_name(std::string_view spec);
+// The adapter's name in a spec "NAME[:option=value,...]" (`--adapter`), once checked: throws
+// UsageError naming every known adapter unless NAME is one of adapter_names(), and, in
+// core/options.h's wording, for an option it does not declare or a bad value.
+std::string require_adapter_name(std::string_view spec);
 bool is_remote_adapter(std::string_view name);
 // Whether libpictor_proxyhook.so is preloaded into the adapter's proxy (the VNC servers; the
 // stream server times itself with pad probes).

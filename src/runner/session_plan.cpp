@@ -1,12 +1,12 @@
 #include "runner/session_plan.h"
 
-#include <charconv>
 #include <filesystem>
 #include <fmt/format.h>
 
 #include "apps/scene.h"
 #include "core/error.h"
 #include "core/exec.h"
+#include "core/options.h"
 #include "core/time_text.h"
 #include "core/units.h"
 #include "runner/adapter.h"
@@ -47,9 +47,10 @@ SessionPlan plan_session(const RunOptions& options) {
     throw UsageError(fmt::format("--duration must be between {} and {} (got {:g} s)", format_duration(kMinSessionS),
                                  format_duration(kMaxSessionS), options.duration_s));
   check_sample_interval(options.sample_interval_s);
-  require_adapter_name(options.adapter);
-  check_adapter_options(options.adapter, options.stream);
-  plan.remote = is_remote_adapter(options.adapter);
+  // From here on the adapter is its name (`--adapter NAME:options` checked, none declared today).
+  plan.options.adapter = require_adapter_name(options.adapter);
+  check_adapter_options(plan.options.adapter, options.stream);
+  plan.remote = is_remote_adapter(plan.options.adapter);
   if (!options.net.empty()) {
     plan.net_spec = net::parse_net_spec(options.net);
     if (!plan.remote)
@@ -77,15 +78,36 @@ void locate_libraries(SessionPlan& plan) {
 
 std::string instance_driver_spec(const std::string& spec, int index) {
   if (index == 0 || spec.empty()) return spec;
-  const std::string resolved = drivers::make_driver(spec)->spec();
-  const std::size_t at = resolved.find("seed=");
-  if (at == std::string::npos || (at > 0 && resolved[at - 1] != ':' && resolved[at - 1] != ',')) return spec;
-  const std::size_t begin = at + 5;
-  std::size_t end = begin;
-  while (end < resolved.size() && std::isdigit(static_cast<unsigned char>(resolved[end]))) ++end;
-  std::uint64_t seed = 0;
-  std::from_chars(resolved.data() + begin, resolved.data() + end, seed);
-  return resolved.substr(0, begin) + std::to_string(seed + static_cast<std::uint64_t>(index)) + resolved.substr(end);
+  const auto [name, args] = options::split_name(spec);
+  for (const auto& info : drivers::driver_infos()) {
+    if (info.name != name) continue;
+    const options::OptionSet& set = info.options;
+    const options::Option* seed = set.find("seed");
+    if (!seed || seed->type != options::Type::count) return spec;  // nothing to vary
+    options::Items items = options::split(set, args);
+    const options::Values values = options::resolve(set, items);
+    if (!values.has("seed")) return spec;
+    const std::string next = std::to_string(values.count("seed") + static_cast<std::uint64_t>(index));
+    bool given = false;
+    for (auto& [option, value] : items.given) {
+      if (option != "seed") continue;
+      value = next;
+      given = true;
+    }
+    if (!given) items.given.emplace_back("seed", next);
+    // Re-issued in the driver's own form: its leading value, then NAME=VALUE items.
+    const char between = set.separators.find(',') != std::string::npos ? ',' : set.separators.front();
+    std::string out = name + ":" + (set.leading ? items.leading : std::string());
+    bool first = !set.leading;
+    for (const auto& [option, value] : items.given) {
+      if (!first) out += between;
+      out += option + "=" + value;
+      first = false;
+    }
+    return out;
+  }
+  (void)drivers::make_driver(spec);  // throws: no such driver, named in the one wording
+  return spec;
 }
 
 }  // namespace pictor::runner

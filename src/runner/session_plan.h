@@ -31,8 +31,9 @@ SessionPlan plan_session(const RunOptions& options);
 // directory is claimed, as the runner always did.
 void locate_libraries(SessionPlan& plan);
 
-// The driver spec of instance `index` (0-based) of `spec`: a driver whose resolved spec has a
-// `seed=N` gets `seed=N+index`, every other one the same spec (a recording replays as recorded).
+// The driver spec of instance `index` (0-based) of `spec`: a driver that declares a `seed` option
+// (drivers::DriverInfo) gets its seed, given or defaulted, N as `seed=N+index`, re-issued through
+// its declarations; every other one the same spec (a recording replays as recorded).
 std::string instance_driver_spec(const std::string& spec, int index);
 
 // "pictor-out/<local time>-<name>" with the name cut to letters, digits and '-'.

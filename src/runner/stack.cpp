@@ -17,11 +17,23 @@
 #include "net/relay.h"
 #include "runner/install_paths.h"
 #include "runner/machine.h"
+#include "stream/stream_options.h"
 
 namespace pictor::runner {
 namespace fs = std::filesystem;
 
 namespace {
+
+// How --net is emulated, as run.json `net.emulation` records it: the stream adapter relays its
+// video over the UDP relay (or, with transport=tcp, a TCP relay) and its input over a TCP relay.
+std::string net_emulation(const SessionPlan& p) {
+  if (p.net_spec.is_identity()) return "none";
+  if (p.use_netem) return "tc netem on lo";
+  if (p.options.adapter != "stream") return "user-space TCP relay";
+  return stream::parse_stream_options(p.options.stream).transport == stream::Transport::udp
+             ? "user-space UDP relay (video) + TCP relay (input)"
+             : "user-space TCP relays (video, input)";
+}
 
 // run.json as it is before anything starts (docs/session-files.md).
 nlohmann::json initial_run_json(const SessionPlan& p) {
@@ -39,8 +51,7 @@ nlohmann::json initial_run_json(const SessionPlan& p) {
                      {"start_time", iso_utc_now()},
                      {"status", "running"}};
   if (p.remote) {
-    run["net"] = {{"spec", net::to_string(p.net_spec)},
-                  {"emulation", p.net_spec.is_identity() ? "none" : p.use_netem ? "tc netem on lo" : "user-space TCP relay"}};
+    run["net"] = {{"spec", net::to_string(p.net_spec)}, {"emulation", net_emulation(p)}};
     run["proxy_interposer"] = p.proxy_hook_lib.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.proxy_hook_lib);
   }
   return run;

@@ -1,9 +1,12 @@
 // The stream adapter's options (`--stream bitrate=8mbit,preset=ultrafast,gop=60,transport=udp`):
-// declared once as data (name, default, meaning, allowed values) so they can be listed and checked.
+// declared once as data in core/options.h's mechanism, so they are listed (`pictor list stream`)
+// and checked, with the one wording of every error, like --net, drivers and scenes.
 #pragma once
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/options.h"
 
 namespace pictor::stream {
 
@@ -18,20 +21,15 @@ struct StreamOptions {
   bool operator==(const StreamOptions&) const = default;
 };
 
-// One option as data: what `pictor run --help` and the errors list.
-struct StreamOptionInfo {
-  std::string_view name;
-  std::string_view default_text;
-  std::string_view meaning;
-  std::string_view allowed;  // values or range, in words
-};
-const std::vector<StreamOptionInfo>& stream_option_table();
+// The declarations: what `pictor list stream` prints and the parser checks.
+const options::OptionSet& stream_option_set();
 
 // x264enc's speed presets, fastest first.
 const std::vector<std::string_view>& x264_presets();
 
-// Parses "key=value[,key=value...]" (empty: every default). Bitrates take kbit, mbit or a bare
-// number of kbit/s. Throws UsageError naming the bad part and what is allowed.
+// Parses "key=value[,key=value...]" (empty: every default). Bitrates take a unit (2500kbit,
+// 8mbit) or are a bare number of kbit/s, x264's own unit. Throws UsageError in core/options.h's
+// wording.
 StreamOptions parse_stream_options(std::string_view text);
 
 // The canonical text ("bitrate=8000kbit,preset=ultrafast,gop=60,transport=udp,fps=60").

@@ -1,4 +1,5 @@
-// The CSV reader: quoting, line ends, line numbers, header lookup, field parsing and its errors.
+// The CSV module: the reader (quoting, line ends, line numbers, header lookup, field parsing and
+// its errors) and the field writer.
 #include "analysis/csv.h"
 
 #include <gtest/gtest.h>
@@ -38,6 +39,22 @@ TEST(CsvReader, QuotedFieldsWithCommasQuotesAndNewlines) {
   EXPECT_EQ(rows[2].fields, (std::vector<std::string>{"two\nlines", "x"}));
   EXPECT_EQ(rows[2].line, 3u);
   EXPECT_EQ(rows[3].line, 5u);  // the quoted newline counted
+}
+
+// The one field writer: quoted only when it must be, and read back by the reader as it was.
+TEST(CsvField, QuotesWhatHoldsACommaQuoteCrOrLfAndReadsBack) {
+  EXPECT_EQ(csv_field("plain text"), "plain text");
+  EXPECT_EQ(csv_field(""), "");
+  EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_field("cr\rhere"), "\"cr\rhere\"");
+  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+  const std::vector<std::string> fields{"x", "a,b", "q\"q", "cr\r", "l\nf", "", "\"", "tab\tstays"};
+  std::string line;
+  for (const auto& f : fields) line += (line.empty() ? "" : ",") + csv_field(f);
+  const auto rows = read_all(line + "\n");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].fields, fields);
 }
 
 TEST(CsvReader, CrlfEmptyFieldsBlankLinesAndBom) {

@@ -122,8 +122,6 @@ TEST_F(Cli, OptionErrorsNameTheirCommandAndItsHelp) {
                      "pictor: --since 'yesterday': give a UTC date or time (2026-12-01, 2026-12-01T14:00) or an age (90m, 12h, 7d)");
   expect_usage_error({"run", "--metrics-listen", "127.0.0.1:0", "builtin:null"},
                      "pictor: --metrics-listen '127.0.0.1:0': the port must be 1..65535 (e.g. 127.0.0.1:9464)");
-  expect_usage_error({"run", "--adapter", "vnc", "builtin:null"},
-                     "pictor: run: --adapter: vnc not in {local,xvnc,x11vnc,stream} (see pictor run --help)");
 }
 
 // Scenes, drivers and --net are parsed by the one options mechanism (core/options.h): each kind
@@ -153,6 +151,17 @@ TEST_F(Cli, EveryKindOfSpecErrsInTheOneWording) {
   expect_usage_error(run({"--adapter", "xvnc", "--net", "loss=150%", "builtin:null"}),
                      "pictor: --net: loss=150% is not a share in [0%, 100%] (e.g. 0.5% or 0.005) (share of chunks lost, "
                      "each costing a retransmission delay)");
+  expect_usage_error(run({"--adapter", "stream", "--stream", "gop=0", "builtin:null"}),
+                     "pictor: --stream: gop=0 is not an integer in [1, 600] (keyframe interval in frames (a late or "
+                     "lossy client restarts at the next one))");
+  expect_usage_error(run({"--adapter", "stream", "--stream", "colour=red", "builtin:null"}),
+                     "pictor: --stream has no option 'colour' (options: bitrate, preset, gop, transport, fps)");
+  // --adapter is a spec like the others, checked by Pictor's parser (not CLI11's list).
+  expect_usage_error(run({"--adapter", "vnc", "builtin:null"}), "pictor: unknown adapter 'vnc' (known: local, xvnc, x11vnc, stream)");
+  expect_usage_error(run({"--adapter", "xvnc:quality=9", "builtin:null"}),
+                     "pictor: adapter 'xvnc' has no option 'quality' (options: none)");
+  expect_usage_error({"colocate", "-d", "2s", "-o", never, "--adapter", "vnc", "builtin:null", "builtin:spin"},
+                     "pictor: unknown adapter 'vnc' (known: local, xvnc, x11vnc, stream)");
   EXPECT_FALSE(fs::exists(never)) << "nothing made before the specs were checked";
 }
 
@@ -162,17 +171,24 @@ TEST_F(Cli, ListShowsEverySpecWithItsOptions) {
   for (const char* part : {"scenes (pictor run builtin:NAME", "objects=N", "max_fps=X", "drivers (--driver",
                            "  scripted", "rate=X", "gated-replay", "REC", "game=racing|shooter|strategy",
                            "act=hybrid|onsets|held", "adapters (--adapter", "x11vnc", "net (--net",
-                           "delay=DURATION", "rate=RATE"})
+                           "delay=DURATION", "rate=RATE", "stream (--adapter stream", "bitrate=RATE",
+                           "transport=udp|tcp"})
     EXPECT_NE(all.out.find(part), std::string::npos) << part << " missing from\n" << all.out;
   const Result net = pictor({"list", "net"});
   EXPECT_EQ(net.status, 0);
   EXPECT_EQ(net.out.find("scenes"), std::string::npos) << net.out;
   EXPECT_NE(net.out.find("loss=SHARE"), std::string::npos) << net.out;
+  const Result stream = pictor({"list", "stream"});
+  EXPECT_EQ(stream.status, 0);
+  EXPECT_EQ(stream.out.find("net ("), std::string::npos) << stream.out;
+  EXPECT_NE(stream.out.find("a bare number is kbit/s"), std::string::npos) << stream.out;
   // The flags' help names what the declarations hold: every registered driver, every net option.
   const Result help = pictor({"run", "--help"});
   EXPECT_NE(help.out.find("scripted, gated-replay"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("NAME one of local, xvnc, x11vnc, stream"), std::string::npos) << help.out;
   EXPECT_NE(help.out.find("delay=...,jitter=...,loss=...,rate=..."), std::string::npos) << help.out;
-  expect_usage_error({"list", "games"}, "pictor: list: what: games not in {scenes,drivers,adapters,net} (see pictor list --help)");
+  EXPECT_NE(help.out.find("bitrate=8mbit,preset=ultrafast,gop=60,transport=udp,fps=60"), std::string::npos) << help.out;
+  expect_usage_error({"list", "games"}, "pictor: list: what: games not in {scenes,drivers,adapters,net,stream} (see pictor list --help)");
 }
 
 TEST_F(Cli, BytesFromTheCommandLineAreEscaped) {

@@ -103,6 +103,21 @@ TEST(CoreOptions, BadValuesNameTheOptionTheTypeAndTheRange) {
   EXPECT_EQ(parse(sample(), "path=").text("path"), "");
 }
 
+// A rate may be bounded and may name the unit of a bare number (--stream's bitrate: x264's kbit/s);
+// without one a bare number stays no rate.
+TEST(CoreOptions, ARateMayBeBoundedAndTakeABareNumberInItsUnit) {
+  const OptionSet set{"--x", {bit_rate("bitrate", "target").within(100e3, 200e6).bare_number_in("kbit")}, ","};
+  EXPECT_DOUBLE_EQ(parse(set, "bitrate=1200").number("bitrate"), 1.2e6);
+  EXPECT_DOUBLE_EQ(parse(set, "bitrate=8mbit").number("bitrate"), 8e6);
+  EXPECT_DOUBLE_EQ(parse(set, "bitrate=100kbit").number("bitrate"), 100e3);
+  EXPECT_EQ(error_of(set, "bitrate=99kbit"),
+            "--x: bitrate=99kbit is not a rate in [100kbit, 200mbit] in bit, kbit, mbit or gbit (e.g. 50mbit, or a "
+            "bare number of kbit) (target)");
+  EXPECT_NE(error_of(set, "bitrate=201mbit").find("is not a rate in [100kbit, 200mbit]"), std::string::npos);
+  EXPECT_NE(error_of(set, "bitrate=12furlong").find("is not a rate"), std::string::npos);
+  EXPECT_NE(error_of(sample(), "rate=1200").find("rate=1200 is not a positive rate"), std::string::npos);
+}
+
 TEST(CoreOptions, UnknownDuplicateAndMissingEqualsHaveOneWordingEach) {
   EXPECT_EQ(error_of(sample(), "speed=3"),
             "thing 'demo' has no option 'speed' (options: path, colour, objects, seed, detail, motion, hold, window, "

@@ -94,10 +94,29 @@ TEST(Instances, EachInstanceDriverGetsItsOwnSeed) {
   EXPECT_NE(third.find("seed=9"), std::string::npos) << third;
   EXPECT_NE(third.find("rate=4"), std::string::npos) << third;
   EXPECT_EQ(runner::instance_driver_spec("", 3), "");
+  // The seed comes from the declarations, given or defaulted (scripted's is 1), not from the text.
+  EXPECT_EQ(runner::instance_driver_spec("scripted:rate=4", 2), "scripted:rate=4,seed=3");
+  EXPECT_EQ(runner::instance_driver_spec("scripted:rate=4:seed=7", 1), "scripted:rate=4,seed=8");
+  EXPECT_NE(drivers::make_driver(third)->spec().find("seed=9"), std::string::npos);
+  EXPECT_THROW(runner::instance_driver_spec("nosuch:seed=1", 1), UsageError);
   const auto members = runner::instance_members(runner::RunOptions{}, 2);
   ASSERT_EQ(members.size(), 2u);
   EXPECT_EQ(members[1].name, "instance-2");
   EXPECT_THROW(runner::instance_members(runner::RunOptions{}, 0), UsageError);
+}
+
+// A driver without a seed option runs the same spec in every instance; one with a leading value
+// keeps it first.
+TEST(Instances, ASeedlessDriverKeepsItsSpecALeadingValueStaysFirst) {
+  auto none = [](const options::Values&, std::string_view) -> std::unique_ptr<drivers::Driver> { return nullptr; };
+  drivers::register_driver({"seedless", "test", options::OptionSet("driver 'seedless'", {options::number("rate", "r")}), none});
+  drivers::register_driver({"leading", "test",
+                            options::OptionSet("driver 'leading'", {options::count("seed", "s").or_default("5")}, ":,",
+                                               "REC", "a recording"),
+                            none});
+  EXPECT_EQ(runner::instance_driver_spec("seedless:rate=2", 3), "seedless:rate=2");
+  EXPECT_EQ(runner::instance_driver_spec("leading:/rec/a:b", 1), "leading:/rec/a:b,seed=6");
+  EXPECT_EQ(runner::instance_driver_spec("leading:/rec/a,seed=10", 2), "leading:/rec/a,seed=12");
 }
 
 TEST(StackSeries, OneStacksRowsUnderTheirBareRoles) {

@@ -84,7 +84,12 @@ TEST(StreamNet, DelayShowsInCsSsAndRtt) {
   const auto base = run_stream(fresh_dir("stream-net-base"), kRacing);
   auto with = kRacing;
   with.insert(with.end(), {"--net", "delay=20ms"});
-  const auto delayed = run_stream(fresh_dir("stream-net-delay"), with);
+  const std::string delayed_dir = fresh_dir("stream-net-delay");
+  const auto delayed = run_stream(delayed_dir, with);
+  // run.json says what carried the delay: the video over the UDP relay, the input over the TCP one.
+  const auto run = read_json(delayed_dir + "/run.json");
+  EXPECT_EQ(run["net"]["spec"], "delay=20ms") << run["net"].dump();
+  EXPECT_EQ(run["net"]["emulation"], "user-space UDP relay (video) + TCP relay (input)") << run["net"].dump();
   ASSERT_GT(base["rtt_ms"]["n"].get<int>(), 10);
   ASSERT_GT(delayed["rtt_ms"]["n"].get<int>(), 10);
   // Medians: on a loaded machine a few inputs wait for a descheduled relay or client thread.

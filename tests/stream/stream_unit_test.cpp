@@ -47,29 +47,45 @@ void expect_error(const std::string& text, const std::string& part) {
   }
 }
 
+// core/options.h's wording, like --net's and the drivers'.
 TEST(StreamOptions, BadInputNamesThePartAndWhatIsAllowed) {
-  expect_error("bitrate=fast", "invalid --stream bitrate 'fast'");
-  expect_error("bitrate=50kbit", "100kbit..200mbit");
-  expect_error("bitrate=300mbit", "100kbit..200mbit");
-  expect_error("preset=placebo", "use ultrafast");
-  expect_error("gop=0", "1..600");
-  expect_error("gop=12x", "1..600");
-  expect_error("fps=1000", "1..240");
+  expect_error("bitrate=fast", "--stream: bitrate=fast is not a rate in [100kbit, 200mbit]");
+  expect_error("bitrate=50kbit", "--stream: bitrate=50kbit is not a rate in [100kbit, 200mbit]");
+  expect_error("bitrate=300mbit", "[100kbit, 200mbit]");
+  expect_error("bitrate=99", "[100kbit, 200mbit]");  // a bare number is kbit/s
+  expect_error("bitrate=8furlongs", "bit, kbit, mbit or gbit");
+  expect_error("preset=placebo", "--stream: preset=placebo is not one of ultrafast, superfast, veryfast, faster, fast, medium");
+  expect_error("gop=0", "--stream: gop=0 is not an integer in [1, 600]");
+  expect_error("gop=12x", "--stream: gop=12x is not an integer in [1, 600]");
+  expect_error("fps=1000", "--stream: fps=1000 is not an integer in [1, 240]");
   expect_error("transport=rtsp", "rtsp is not built");
-  expect_error("transport=quic", "use udp or tcp");
-  expect_error("colour=blue", "unknown --stream key 'colour'");
-  expect_error("gop=30,gop=60", "given twice");
-  expect_error("gop", "expected key=value");
-  expect_error("gop=30,", "expected key=value");
+  expect_error("transport=quic", "--stream: transport=quic is not one of udp, tcp");
+  expect_error("colour=blue", "--stream has no option 'colour' (options: bitrate, preset, gop, transport, fps)");
+  expect_error("gop=30,gop=60", "--stream: option 'gop' given twice");
+  expect_error("gop", "--stream: 'gop' is not NAME=VALUE");
+  expect_error("gop=", "--stream: gop= is not an integer in [1, 600]");
 }
 
-TEST(StreamOptions, TableListsEveryKeyTheParserTakes) {
-  for (const StreamOptionInfo& i : stream_option_table()) {
-    EXPECT_FALSE(i.meaning.empty());
-    // Each default, given as a value, is accepted.
-    EXPECT_NO_THROW(parse_stream_options(std::string(i.name) + "=" + std::string(i.default_text))) << i.name;
+TEST(StreamOptions, BitrateTakesAUnitOrABareNumberOfKbit) {
+  EXPECT_EQ(parse_stream_options("bitrate=100").bitrate_kbit, 100);
+  EXPECT_EQ(parse_stream_options("bitrate=200mbit").bitrate_kbit, 200'000);
+  EXPECT_EQ(parse_stream_options("bitrate=1.5mbit").bitrate_kbit, 1500);
+  EXPECT_EQ(parse_stream_options("bitrate=2500000bit").bitrate_kbit, 2500);
+}
+
+TEST(StreamOptions, DeclarationsListEveryKeyTheParserTakes) {
+  const auto& set = stream_option_set();
+  ASSERT_EQ(set.options.size(), 5u);
+  for (const auto& o : set.options) {
+    EXPECT_FALSE(o.help.empty()) << o.name;
+    ASSERT_TRUE(o.default_text.has_value()) << o.name;
+    // Each default, given as a value, is accepted and is the default.
+    EXPECT_EQ(parse_stream_options(o.name + "=" + *o.default_text), parse_stream_options("")) << o.name;
   }
-  EXPECT_EQ(stream_option_table().size(), 5u);
+  const std::string help = options::help(set);
+  EXPECT_NE(help.find("bitrate=RATE"), std::string::npos) << help;
+  EXPECT_NE(help.find("a bare number is kbit/s"), std::string::npos) << help;
+  EXPECT_NE(help.find("preset=ultrafast|superfast|veryfast|faster|fast|medium"), std::string::npos) << help;
 }
 
 TEST(InputWire, RoundTripsEveryKind) {
