@@ -17,7 +17,6 @@ constexpr int kGraphTop = 13;           // below the text line
 constexpr int kAxisWidth = 4 * kGlyphAdvance + 2;  // "33.3" and a gap
 constexpr int kMaxGraphHeight = 64;     // the report's default maximum bar
 constexpr int kMinGraphWidth = 16;
-constexpr double kSnapPx = 1e-6;
 constexpr int kMinGraphHeight = 8;
 constexpr double kGuideMs[2] = {1000.0 / 60.0, 1000.0 / 30.0};
 constexpr const char* kGuideLabel[2] = {"16.7", "33.3"};
@@ -84,6 +83,26 @@ void panel_text(const PanelFigures& f, char* out, std::size_t size) noexcept {
 }  // namespace
 
 void FrameHistory::push(std::int64_t swap_ns) noexcept {
+  if (count_ == 0) {
+    restart_columns(swap_ns);
+  } else {
+    const std::int64_t prev = at_age(0);
+    if (swap_ns >= prev) {
+      const double dt_ms = static_cast<double>(swap_ns - prev) * 1e-6;
+      const std::int64_t first = (prev - origin_ns_) / kColumnNs;
+      std::int64_t end = (swap_ns - origin_ns_ + kColumnNs - 1) / kColumnNs;
+      if (end <= first) end = first + 1;
+      // A stall longer than the ring: only its last kColumns columns can still be shown.
+      for (std::int64_t c = end - kColumns > first ? end - kColumns : first; c < end; ++c) {
+        const int slot = static_cast<int>(c % kColumns);
+        if (column_id_[slot] != c || column_ms_[slot] < dt_ms) column_ms_[slot] = dt_ms;
+        column_id_[slot] = c;
+      }
+      newest_column_ = end - 1;
+    } else {
+      restart_columns(swap_ns);  // the clock stepped backwards: the graph starts afresh
+    }
+  }
   ns_[next_] = swap_ns;
   next_ = (next_ + 1) % kCapacity;
   if (count_ < kCapacity) ++count_;
@@ -101,6 +120,19 @@ double FrameHistory::fps_last_second() const noexcept {
   if (n < 2) return -1;
   const std::int64_t span = newest - at_age(n - 1);
   return span > 0 ? (n - 1) * 1e9 / static_cast<double>(span) : -1;
+}
+
+void FrameHistory::restart_columns(std::int64_t origin_ns) noexcept {
+  origin_ns_ = origin_ns;
+  newest_column_ = -1;
+  for (std::int64_t& id : column_id_) id = -1;
+}
+
+double FrameHistory::column_ms(int age) const noexcept {
+  const std::int64_t c = newest_column_ - age;
+  if (newest_column_ < 0 || age < 0 || age >= kColumns || c < 0) return -1;
+  const int slot = static_cast<int>(c % kColumns);
+  return column_id_[slot] == c ? column_ms_[slot] : -1;
 }
 
 bool panel_size(int avail_w, int avail_h, int& width, int& height) noexcept {
@@ -136,11 +168,19 @@ int bar_height_px(double dt_ms, int max_height) noexcept {
   return static_cast<int>(h + 0.5);
 }
 
+// kGlyphs by character code (ASCII only), built once.
+struct GlyphIndex {
+  const Glyph* by_char[128] = {};
+  GlyphIndex() noexcept {
+    for (const Glyph& g : kGlyphs) by_char[static_cast<unsigned char>(g.c)] = &g;
+  }
+};
+
 std::uint8_t glyph_row(char c, int row) noexcept {
-  if (row < 0 || row >= 7) return 0;
-  for (const Glyph& g : kGlyphs)
-    if (g.c == c) return g.rows[row];
-  return 0;
+  static const GlyphIndex index;
+  const auto u = static_cast<unsigned char>(c);
+  if (row < 0 || row >= 7 || u >= 128 || !index.by_char[u]) return 0;
+  return index.by_char[u]->rows[row];
 }
 
 int draw_text(PanelImage& image, int x, int y, const char* text, const std::uint8_t rgba[4]) noexcept {
@@ -156,52 +196,67 @@ int draw_text(PanelImage& image, int x, int y, const char* text, const std::uint
   return x;
 }
 
+// What does not change from frame to frame at one size: the ground, the guide lines and their
+// labels; copied whole at each frame, then the text and the bars go on top.
+void rasterise_base(PanelImage& out, int width, int height) noexcept {
+  out.base_width = width;
+  out.base_height = height;
+  PanelImage::Pixel* px = out.base;
+  for (int i = 0; i < width * height; ++i) std::memcpy(px[i], kBackground, 4);
+  const GraphBox g = graph_box(width, height);
+  if (g.height == 0) return;
+  const int bottom = g.y + g.height - 1;
+  for (int i = 0; i < 2; ++i) {
+    const int y = bottom + 1 - bar_height_px(kGuideMs[i], g.height);
+    for (int x = g.x; x < g.x + g.width; ++x) {
+      std::uint8_t* p = px[(height - 1 - y) * width + x];
+      for (int ch = 0; ch < 3; ++ch) p[ch] = static_cast<std::uint8_t>((p[ch] + 0xb0) / 2);
+    }
+  }
+}
+
 void rasterise_panel(const FrameHistory& history, const PanelFigures& figures, int width, int height,
                      PanelImage& out) noexcept {
   static const GradientTable gradient;
+  if (out.base_width != width || out.base_height != height) {
+    rasterise_base(out, width, height);
+    // The axis labels, drawn once into the base through a view of it.
+    const GraphBox g = graph_box(width, height);
+    if (g.height > 0 && g.x > kPad) {
+      out.width = width;
+      out.height = height;
+      std::memcpy(out.rgba, out.base, static_cast<std::size_t>(width) * height * 4);
+      for (int i = 0; i < 2; ++i)
+        draw_text(out, kPad, g.y + g.height - bar_height_px(kGuideMs[i], g.height) - 3, kGuideLabel[i], kTextDim);
+      std::memcpy(out.base, out.rgba, static_cast<std::size_t>(width) * height * 4);
+    }
+  }
   out.width = width;
   out.height = height;
-  for (int i = 0; i < width * height; ++i) put(out.rgba + i * 4, kBackground);
+  std::memcpy(out.rgba, out.base, static_cast<std::size_t>(width) * height * 4);
   char text[64];
   panel_text(figures, text, sizeof text);
   draw_text(out, kPad, kTextRow, text, kText);
 
   const GraphBox g = graph_box(width, height);
   if (g.height == 0) return;
-  // Each column shows the slowest frame that touches it, so a hitch is never hidden by a fast
-  // neighbour sharing its pixel. Frames are placed from the right edge (now) backwards.
-  double column_ms[kPanelWidth];
-  for (int x = 0; x < g.width; ++x) column_ms[x] = -1;
-  double right = g.width;
-  for (int age = 0; age + 1 < history.count() && right > 0; ++age) {
-    const double dt_ms = static_cast<double>(history.at_age(age) - history.at_age(age + 1)) * 1e-6;
-    if (!(dt_ms >= 0)) break;  // a clock step backwards: nothing older is placed
-    const double left = right - dt_ms / kFastMs;
-    // Sums of frame widths drift by ulps: an edge within kSnapPx of a whole pixel is on it.
-    int x0 = static_cast<int>(std::floor(left + kSnapPx)), x1 = static_cast<int>(std::ceil(right - kSnapPx));
-    if (x1 <= x0) x1 = x0 + 1;
-    if (x0 < 0) x0 = 0;
-    if (x1 > g.width) x1 = g.width;
-    for (int x = x0; x < x1; ++x)
-      if (dt_ms > column_ms[x]) column_ms[x] = dt_ms;
-    right = left;
-  }
+  // Each column shows the slowest frame that touched it (FrameHistory), so a hitch is never
+  // hidden by a fast neighbour sharing its pixel; the newest column at the right edge. Where a
+  // bar crosses a guide line, the line is blended over the bar as over the ground.
   const int bottom = g.y + g.height - 1;
+  const int guide0 = bottom + 1 - bar_height_px(kGuideMs[0], g.height);
+  const int guide1 = bottom + 1 - bar_height_px(kGuideMs[1], g.height);
   for (int x = 0; x < g.width; ++x) {
-    if (column_ms[x] < 0) continue;
-    const int h = bar_height_px(column_ms[x], g.height);
-    const std::uint8_t* rgb = gradient.rgb[static_cast<int>(height_fraction(column_ms[x]) * kSteps + 0.5)];
+    const double ms = history.column_ms(g.width - 1 - x);
+    if (ms < 0) continue;
+    const double f = height_fraction(ms);
+    const int h = static_cast<int>(kGraphMinBarPx + f * (g.height - kGraphMinBarPx) + 0.5);
+    const std::uint8_t* rgb = gradient.rgb[static_cast<int>(f * kSteps + 0.5)];
     const std::uint8_t c[4] = {rgb[0], rgb[1], rgb[2], 255};
-    for (int y = bottom; y > bottom - h; --y) put(out.at(g.x + x, y), c);
-  }
-  // Guide lines at the top of a 16.7 ms and a 33.3 ms bar, half-way to white over what is there.
-  for (int i = 0; i < 2; ++i) {
-    const int y = bottom + 1 - bar_height_px(kGuideMs[i], g.height);
-    for (int x = g.x; x < g.x + g.width; ++x) {
-      std::uint8_t* p = out.at(x, y);
-      for (int ch = 0; ch < 3; ++ch) p[ch] = static_cast<std::uint8_t>((p[ch] + 0xb0) / 2);
-    }
-    if (g.x > kPad) draw_text(out, kPad, y - 3, kGuideLabel[i], kTextDim);
+    std::uint8_t lined[4];
+    for (int ch = 0; ch < 3; ++ch) lined[ch] = static_cast<std::uint8_t>((c[ch] + 0xb0) / 2);
+    lined[3] = 255;
+    for (int y = bottom; y > bottom - h; --y) put(out.at(g.x + x, y), y == guide0 || y == guide1 ? lined : c);
   }
 }
 

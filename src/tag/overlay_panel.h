@@ -22,24 +22,40 @@ inline constexpr int kPanelMinHeight = 13;
 inline constexpr double kFastMs = 1000.0 / 120.0;
 inline constexpr double kSlowMs = 1000.0 / 15.0;
 inline constexpr int kGraphMinBarPx = 2;
+// One graph column, in whole ns (120.000005 FPS), so that columns are exact integer divisions.
+inline constexpr std::int64_t kColumnNs = 8'333'333;
 
-// The swap times of the last frames of one context, newest last.
+// One context's recent frames: the swap times of the last kCapacity frames (for the FPS), and
+// the graph's columns. Frames are placed on the seed's running sum of frame times, i.e. the time
+// since the first frame, cut into kColumnNs columns: a frame covers every column from the one
+// its start falls in to the one its end falls in (at least one), and a column keeps the longest
+// frame that covered it. So the graph's cost per frame does not grow with the FPS.
 class FrameHistory {
  public:
   static constexpr int kCapacity = 512;
+  static constexpr int kColumns = 256;  // >= the widest graph
   void push(std::int64_t swap_ns) noexcept;
   void clear() noexcept { count_ = 0; }
   int count() const noexcept { return count_; }
   // The swap time `age` frames before the newest (0: the newest); age < count().
   std::int64_t at_age(int age) const noexcept;
   // Frames per second over the frames of the last second before the newest: (n - 1) intervals
-  // over their span. Negative (unknown) with fewer than two frames in that second.
+  // over their span (over the last kCapacity frames when they span less than a second).
+  // Negative (unknown) with fewer than two frames in that second.
   double fps_last_second() const noexcept;
+  // The longest frame (ms) of the column `age` columns before the newest one (0: the column
+  // the newest frame ended in); negative where no frame was (before the first, or too old).
+  double column_ms(int age) const noexcept;
 
  private:
   std::int64_t ns_[kCapacity] = {};
   int next_ = 0;
   int count_ = 0;
+  std::int64_t origin_ns_ = 0;          // the first frame's swap time
+  std::int64_t newest_column_ = -1;     // column number (from origin) the newest frame ended in
+  void restart_columns(std::int64_t origin_ns) noexcept;
+  std::int64_t column_id_[kColumns] = {};  // which column number each ring slot holds (-1: none)
+  double column_ms_[kColumns] = {};
 };
 
 // What the panel shows; a negative value is unknown and shown as "-".
@@ -53,6 +69,10 @@ struct PanelImage {
   int width = 0;   // even (rows of width * 4 bytes suit every GL_UNPACK_ALIGNMENT)
   int height = 0;
   std::uint8_t rgba[kPanelWidth * kPanelHeight * 4] = {};
+  // rasterise_panel's cache: the parts that stay from frame to frame, at base_width x base_height.
+  using Pixel = std::uint8_t[4];
+  int base_width = 0, base_height = 0;
+  Pixel base[kPanelWidth * kPanelHeight] = {};
   // The texel at (x, y) counted from the top-left, as on screen.
   const std::uint8_t* at(int x, int y) const noexcept { return rgba + ((height - 1 - y) * width + x) * 4; }
   std::uint8_t* at(int x, int y) noexcept { return rgba + ((height - 1 - y) * width + x) * 4; }

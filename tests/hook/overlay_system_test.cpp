@@ -136,6 +136,7 @@ TEST(Overlay, PanelShowsAboveTheMarkerAndShiftF12TogglesIt) {
 
   shift_f12(d.get());
   const ScreenGrab again = grab_until(d.get(), [](const ScreenGrab& s) { return s.panel_shown(); }, 10);
+  again.save_png(dir + "/again.png");
   EXPECT_TRUE(again.panel_shown()) << "a second Shift+F12 did not bring the panel back";
 
   app.stop();

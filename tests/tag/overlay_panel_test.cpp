@@ -67,10 +67,9 @@ TEST(PanelGraph, FixedLog2ScaleWithTheArticlesMilestones) {
 TEST(PanelGraph, SteadyFramesFillTheGraphAtTheirHeightAndAHitchIsWideAndTall) {
   auto img = std::make_unique<PanelImage>();
   FrameHistory h;
-  fill(h, 16'666'667, 3'000'000'000);
-  const std::int64_t before_hitch = h.at_age(0);
-  h.push(before_hitch + 100 * kMs);  // 100 ms: 12 px wide at 8.33 ms per px, full height
-  h.push(h.at_age(0) + 16'666'667);  // one more steady frame: 2 px at the right edge
+  fill(h, 2 * kColumnNs, 3'000'000'000);  // 60 FPS: 2 columns a frame
+  h.push(h.at_age(0) + 12 * kColumnNs);    // a 100 ms hitch: 12 columns, full height
+  h.push(h.at_age(0) + 2 * kColumnNs);     // one more steady frame at the right edge
   rasterise_panel(h, {60.0, -1}, kPanelWidth, kPanelHeight, *img);
   const GraphBox g = graph_box(kPanelWidth, kPanelHeight);
   ASSERT_EQ(g.height, 64);
@@ -97,13 +96,39 @@ TEST(PanelGraph, SteadyFramesFillTheGraphAtTheirHeightAndAHitchIsWideAndTall) {
 TEST(PanelGraph, FewFramesLeaveTheLeftEmpty) {
   auto img = std::make_unique<PanelImage>();
   FrameHistory h;
-  fill(h, 8'333'333, 100'000'000);  // 0.1 s at 120 FPS: 12 frames of 1 px
+  fill(h, kColumnNs, 100'000'000);  // 0.1 s at 120 FPS: 12 frames of 1 px
   rasterise_panel(h, {}, kPanelWidth, kPanelHeight, *img);
   const GraphBox g = graph_box(kPanelWidth, kPanelHeight);
   EXPECT_EQ(column_height(*img, g, g.width - 1), kGraphMinBarPx);
   EXPECT_EQ(column_height(*img, g, g.width - 12), kGraphMinBarPx);
   EXPECT_EQ(column_height(*img, g, g.width - 14), 0);
   EXPECT_EQ(column_height(*img, g, 0), 0);
+}
+
+TEST(PanelGraph, ThousandsOfFramesASecondStillFillTheGraph) {
+  // 2 000 FPS: the ring holds 0.26 s of frames, the columns keep ~2.1 s.
+  auto img = std::make_unique<PanelImage>();
+  FrameHistory h;
+  fill(h, 500'000, 3'000'000'000);
+  rasterise_panel(h, {h.fps_last_second(), -1}, kPanelWidth, kPanelHeight, *img);
+  EXPECT_NEAR(h.fps_last_second(), 2000.0, 1.0);
+  const GraphBox g = graph_box(kPanelWidth, kPanelHeight);
+  EXPECT_EQ(column_height(*img, g, 0), kGraphMinBarPx);
+  EXPECT_EQ(column_height(*img, g, g.width - 1), kGraphMinBarPx);
+}
+
+TEST(PanelGraph, ALongStallAndAClockStepBackAreBounded) {
+  FrameHistory h;
+  fill(h, 2 * kColumnNs, 1'000'000'000);
+  h.push(h.at_age(0) + 3600LL * 1'000'000'000);  // an hour without a frame: only 256 columns touched
+  EXPECT_NEAR(h.column_ms(0), 3'600'000.0, 1.0);
+  EXPECT_NEAR(h.column_ms(FrameHistory::kColumns - 1), 3'600'000.0, 1.0);
+  h.push(h.at_age(0) - 5 * kMs);  // backwards: the graph restarts from this frame
+  EXPECT_LT(h.column_ms(0), 0);
+  h.push(h.at_age(0) + 2 * kColumnNs);
+  EXPECT_NEAR(h.column_ms(0), 2 * kColumnNs * 1e-6, 1e-9);
+  EXPECT_NEAR(h.column_ms(1), 2 * kColumnNs * 1e-6, 1e-9);
+  EXPECT_LT(h.column_ms(2), 0) << "nothing from before the restart";
 }
 
 TEST(PanelText, GlyphsAndFigures) {
