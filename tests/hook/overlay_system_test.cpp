@@ -15,6 +15,8 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <map>
+#include <string>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -158,4 +160,47 @@ TEST(Overlay, RunWithOverlayKeepsTrackingIntact) {
   const int matched = summary["inputs"]["matched"].get<int>();
   EXPECT_GT(matched, 5);
   EXPECT_EQ(matched, summary["inputs"]["sent"].get<int>()) << summary["inputs"].dump();
+}
+
+namespace {
+
+// An app under the interposer with PICTOR_OVERLAY=1 for ~2 s (then stopped); its hook.log.
+std::string hook_log_of(const std::vector<std::string>& argv, const std::map<std::string, std::string>& extra_env,
+                        const std::string& dir) {
+  auto xvfb = pictor::runner::Xvfb::start({kW, kH});
+  pictor::runner::SpawnOptions o;
+  o.argv = argv;
+  o.env = {{"DISPLAY", xvfb->display()},
+           {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)},
+           {"PICTOR_OUT", dir},
+           {"PICTOR_OVERLAY", "1"}};
+  o.env.insert(extra_env.begin(), extra_env.end());
+  o.stdout_path = dir + "/app.log";
+  o.stderr_path = dir + "/app.log";
+  auto app = pictor::runner::Process::spawn(o);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  app.stop();
+  std::ifstream log(dir + "/hook.log");
+  return std::string((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST(Overlay, OffWithOneLogLineWhereTheContextCannotBlit) {
+  // A GL 2.1 context has no framebuffer objects to blit from: the app keeps running and
+  // recording, the overlay says once that it is off.
+  const std::string dir = fresh_dir("overlay-gl2");
+  const std::string log = hook_log_of({"glxgears"}, {{"MESA_GL_VERSION_OVERRIDE", "2.1"}}, dir);
+  const auto first = log.find("overlay off");
+  ASSERT_NE(first, std::string::npos) << log;
+  EXPECT_EQ(log.find("overlay off", first + 1), std::string::npos) << "said more than once:\n" << log;
+  EXPECT_EQ(log.find("overlay on"), std::string::npos) << log;
+  EXPECT_GT(read_csv_rows(dir + "/frames.csv").size(), 5u) << "the app's frames are recorded as ever";
+}
+
+TEST(Overlay, OnForAnEglContext) {
+  const std::string dir = fresh_dir("overlay-egl");
+  const std::string log = hook_log_of({"es2gears_x11"}, {}, dir);
+  EXPECT_NE(log.find("overlay on"), std::string::npos) << log;
+  EXPECT_GT(read_csv_rows(dir + "/frames.csv").size(), 5u);
 }
