@@ -1,6 +1,7 @@
 #include "hook/config.h"
 
 #include "tag/marker_layout.h"
+#include "tag/overlay_panel.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <strings.h>
 
 namespace pictor::hook {
 
@@ -21,32 +21,6 @@ static bool env_flag(const char* name, bool fallback) {
   const char* v = std::getenv(name);
   if (!v || !*v) return fallback;
   return !(std::strcmp(v, "0") == 0 || std::strcmp(v, "false") == 0 || std::strcmp(v, "off") == 0);
-}
-
-bool parse_overlay_key(const char* text, unsigned& mods, unsigned& keysym, unsigned& keycode) noexcept {
-  unsigned m = 0;
-  const char* p = text;
-  for (;;) {
-    const char* plus = std::strchr(p, '+');
-    if (!plus) break;
-    const auto n = static_cast<std::size_t>(plus - p);
-    if (n == 5 && strncasecmp(p, "shift", 5) == 0) m |= 0x1;
-    else if ((n == 4 && strncasecmp(p, "ctrl", 4) == 0) || (n == 7 && strncasecmp(p, "control", 7) == 0)) m |= 0x4;
-    else if (n == 3 && strncasecmp(p, "alt", 3) == 0) m |= 0x8;
-    else if (n == 5 && strncasecmp(p, "super", 5) == 0) m |= 0x40;
-    else return false;
-    p = plus + 1;
-  }
-  if (*p != 'F' && *p != 'f') return false;
-  char* end = nullptr;
-  const long f = std::strtol(p + 1, &end, 10);
-  if (end == p + 1 || *end || f < 1 || f > 12) return false;
-  // Keysyms XK_F1.. are consecutive; evdev keycodes (8 + the kernel's KEY_F*) are not.
-  constexpr unsigned kEvdev[12] = {67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 95, 96};
-  mods = m;
-  keysym = 0xffbe + static_cast<unsigned>(f - 1);
-  keycode = kEvdev[f - 1];
-  return true;
 }
 
 void load_config() noexcept {
@@ -66,8 +40,14 @@ void load_config() noexcept {
   }
   g_config.overlay = env_flag("PICTOR_OVERLAY", false);
   if (const char* k = std::getenv("PICTOR_OVERLAY_KEY"); k && *k) {
-    if (!parse_overlay_key(k, g_config.overlay_key_mods, g_config.overlay_key_sym, g_config.overlay_key_code))
+    tag::OverlayKey key;
+    if (tag::parse_overlay_key(k, key)) {
+      g_config.overlay_key_mods = key.mods;
+      g_config.overlay_key_sym = key.keysym;
+      g_config.overlay_key_code = key.keycode;
+    } else {
       log_line("PICTOR_OVERLAY_KEY=%s is not [Shift+|Ctrl+|Alt+|Super+]F1..F12; using Shift+F12", k);
+    }
   }
   g_config.active = g_config.recording || g_config.overlay;
 }

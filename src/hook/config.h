@@ -24,8 +24,6 @@ struct Config {
 // The modifier bits PICTOR_OVERLAY_KEY can name (ShiftMask, ControlMask, Mod1Mask, Mod4Mask).
 inline constexpr unsigned kOverlayModMask = 0x1 | 0x4 | 0x8 | 0x40;
 
-// Parses "Shift+F12", "Ctrl+Alt+F9", "F10": modifiers Shift, Ctrl, Alt, Super, then F1..F12.
-bool parse_overlay_key(const char* text, unsigned& mods, unsigned& keysym, unsigned& keycode) noexcept;
 
 const Config& config() noexcept;
 void load_config() noexcept;

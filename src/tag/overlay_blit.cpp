@@ -15,12 +15,19 @@ bool OverlayBlitter::setup(const GlBlitFns& fns, int gl_major) noexcept {
   return true;
 }
 
-bool OverlayBlitter::draw(const PanelImage& image, int x, int y) noexcept {
+bool OverlayBlitter::upload(const PanelImage& image) noexcept {
   if (!ready() || image.width <= 0 || image.height <= 0 || image.width > kPanelWidth ||
       image.height > kPanelHeight || image.width % 2 != 0)
     return false;
   blit::upload(f_, texture_, image.width, image.height, image.rgba);
-  blit::blit_to_default(f_, fbo_, image.width, image.height, x, y, image.width, image.height);
+  width_ = image.width;
+  height_ = image.height;
+  return true;
+}
+
+bool OverlayBlitter::blit(int x, int y) noexcept {
+  if (!ready() || width_ == 0) return false;
+  blit::blit_to_default(f_, fbo_, width_, height_, x, y, width_, height_);
   return true;
 }
 

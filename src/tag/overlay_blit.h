@@ -19,15 +19,21 @@ class OverlayBlitter {
   bool setup(const GlBlitFns& fns, int gl_major) noexcept;
   bool ready() const noexcept { return fbo_ != 0; }
   // Forgets the GL objects without deleting them (their context is gone).
-  void forget() noexcept { texture_ = fbo_ = 0; }
-  // Draws the panel with its bottom-left corner at (x, y), GL window coordinates. False (no GL
-  // call) when not ready() or the image is empty or larger than the texture.
-  bool draw(const PanelImage& image, int x, int y) noexcept;
+  void forget() noexcept { texture_ = fbo_ = 0; width_ = height_ = 0; }
+  // Uploads the panel into the texture. False (no GL call) when not ready() or the image is
+  // empty, larger than the texture or of odd width.
+  bool upload(const PanelImage& image) noexcept;
+  // Blits the last uploaded panel with its bottom-left corner at (x, y), GL window
+  // coordinates. False (no GL call) before any upload.
+  bool blit(int x, int y) noexcept;
+  // upload() then blit().
+  bool draw(const PanelImage& image, int x, int y) noexcept { return upload(image) && blit(x, y); }
 
  private:
   GlBlitFns f_;
   unsigned int texture_ = 0;
   unsigned int fbo_ = 0;
+  int width_ = 0, height_ = 0;  // of the last upload
 };
 
 }  // namespace pictor::tag

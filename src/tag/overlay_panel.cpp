@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <strings.h>
 
 namespace pictor::tag {
 namespace {
@@ -81,6 +83,32 @@ void panel_text(const PanelFigures& f, char* out, std::size_t size) noexcept {
 }
 
 }  // namespace
+
+bool parse_overlay_key(const char* text, OverlayKey& key) noexcept {
+  unsigned m = 0;
+  const char* p = text;
+  for (;;) {
+    const char* plus = std::strchr(p, '+');
+    if (!plus) break;
+    const auto n = static_cast<std::size_t>(plus - p);
+    if (n == 5 && strncasecmp(p, "shift", 5) == 0) m |= 0x1;
+    else if ((n == 4 && strncasecmp(p, "ctrl", 4) == 0) || (n == 7 && strncasecmp(p, "control", 7) == 0)) m |= 0x4;
+    else if (n == 3 && strncasecmp(p, "alt", 3) == 0) m |= 0x8;
+    else if (n == 5 && strncasecmp(p, "super", 5) == 0) m |= 0x40;
+    else return false;
+    p = plus + 1;
+  }
+  if ((*p != 'F' && *p != 'f') || p[1] < '0' || p[1] > '9') return false;
+  char* end = nullptr;
+  const long f = std::strtol(p + 1, &end, 10);
+  if (end == p + 1 || *end || f < 1 || f > 12) return false;
+  // Keysyms XK_F1.. are consecutive; evdev keycodes (8 + the kernel's KEY_F*) are not.
+  constexpr unsigned kEvdev[12] = {67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 95, 96};
+  key.mods = m;
+  key.keysym = 0xffbe + static_cast<unsigned>(f - 1);
+  key.keycode = kEvdev[f - 1];
+  return true;
+}
 
 void FrameHistory::push(std::int64_t swap_ns) noexcept {
   if (count_ == 0) {
@@ -256,7 +284,10 @@ void rasterise_panel(const FrameHistory& history, const PanelFigures& figures, i
     std::uint8_t lined[4];
     for (int ch = 0; ch < 3; ++ch) lined[ch] = static_cast<std::uint8_t>((c[ch] + 0xb0) / 2);
     lined[3] = 255;
-    for (int y = bottom; y > bottom - h; --y) put(out.at(g.x + x, y), y == guide0 || y == guide1 ? lined : c);
+    // Rows are stored bottom first: up the screen is one row forward in memory.
+    std::uint8_t* p = out.at(g.x + x, bottom);
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(width) * 4;
+    for (int y = bottom; y > bottom - h; --y, p += row) put(p, y == guide0 || y == guide1 ? lined : c);
   }
 }
 

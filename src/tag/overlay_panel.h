@@ -103,6 +103,17 @@ int bar_height_px(double dt_ms, int max_height) noexcept;
 void rasterise_panel(const FrameHistory& history, const PanelFigures& figures, int width, int height,
                      PanelImage& out) noexcept;
 
+// The toggle key: the X modifier bits that must be down (ShiftMask 0x1, ControlMask 0x4, Mod1Mask
+// 0x8, Mod4Mask 0x40), its keysym (Xlib path) and its evdev keycode (XCB path).
+struct OverlayKey {
+  unsigned mods = 0x1;
+  unsigned keysym = 0xffc9;  // XK_F12
+  unsigned keycode = 96;
+};
+// Parses "Shift+F12", "Ctrl+Alt+F9", "F10" (any case): modifiers Shift, Ctrl (Control), Alt,
+// Super joined by '+', then F1..F12. False (key unchanged) for anything else.
+bool parse_overlay_key(const char* text, OverlayKey& key) noexcept;
+
 // The 5 x 7 font: bits 4..0 of row r (0 top) of character c, 0 for characters it lacks (drawn as
 // blank). It has digits, ". - > /" and the capitals F P S I N R E T M.
 std::uint8_t glyph_row(char c, int row) noexcept;

@@ -406,6 +406,13 @@ TEST_F(RealGlBlit, OverlayPanelLandsAboveTheMarkerAndStateComesBack) {
   for (std::size_t i = 0; i < app_fbo.size(); i += 4) {
     ASSERT_EQ(app_fbo[i + 1], 255) << "the app's framebuffer object was drawn into at " << i / 4;
   }
+  // The next frame between two refreshes: the blit alone draws the same panel again.
+  grey_frame();
+  ASSERT_TRUE(overlay.blit(place.x, place.y));
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  const std::vector<std::uint8_t> again = read(0);
+  for (int py = 0; py < h; ++py)
+    for (int px = 0; px < w; ++px) ASSERT_EQ(again[(py * kW + px) * 4 + 1], image->at(px, py)[1]) << px << "," << py;
 }
 
 TEST_F(RealGlBlit, OverlayRefusesBelowGl3AndDrawsNothingWhenNotSetUpOrTooLarge) {
@@ -416,6 +423,7 @@ TEST_F(RealGlBlit, OverlayRefusesBelowGl3AndDrawsNothingWhenNotSetUpOrTooLarge) 
   rasterise_panel(FrameHistory{}, {}, 100, 20, *image);
   EXPECT_FALSE(overlay.draw(*image, 0, 0));
   ASSERT_TRUE(overlay.setup(blit_fns(), 3));
+  EXPECT_FALSE(overlay.blit(0, 0)) << "nothing uploaded yet";
   image->width = kPanelWidth + 2;
   EXPECT_FALSE(overlay.draw(*image, 0, 0)) << "larger than the texture";
   image->width = 99;

@@ -202,3 +202,34 @@ TEST(PanelPlacement, ASmallPanelIsDrawnWithinItsSizeAndItsBarsScale) {
 
 }  // namespace
 }  // namespace pictor::tag
+
+namespace pictor::tag {
+namespace {
+
+TEST(OverlayKey, ModifiersAndFunctionKeys) {
+  OverlayKey k;
+  EXPECT_EQ(k.mods, 0x1u);
+  EXPECT_EQ(k.keysym, 0xffc9u) << "default Shift+F12";
+  ASSERT_TRUE(parse_overlay_key("Shift+F12", k));
+  EXPECT_EQ(k.mods, 0x1u);
+  EXPECT_EQ(k.keysym, 0xffc9u);
+  EXPECT_EQ(k.keycode, 96u);
+  ASSERT_TRUE(parse_overlay_key("ctrl+ALT+f1", k));
+  EXPECT_EQ(k.mods, 0x4u | 0x8u);
+  EXPECT_EQ(k.keysym, 0xffbeu);
+  EXPECT_EQ(k.keycode, 67u);
+  ASSERT_TRUE(parse_overlay_key("Super+F11", k));
+  EXPECT_EQ(k.mods, 0x40u);
+  EXPECT_EQ(k.keycode, 95u);
+  ASSERT_TRUE(parse_overlay_key("F9", k));
+  EXPECT_EQ(k.mods, 0u);
+  const OverlayKey before = k;
+  for (const char* bad : {"", "F0", "F13", "Shift+", "Hyper+F1", "F1x", "Shift+A", "+F1", "F 1", "F+1"}) {
+    EXPECT_FALSE(parse_overlay_key(bad, k)) << bad;
+    EXPECT_EQ(k.keysym, before.keysym) << bad;
+    EXPECT_EQ(k.mods, before.mods) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace pictor::tag
