@@ -164,6 +164,7 @@ void add_run(CLI::App& app, Context& ctx) {
     o.hook = !args->no_hook;
     o.driver = args->driver;
     o.marker = !args->no_marker;
+    if (args->overlay && args->no_hook) throw UsageError("--overlay is drawn by the interposer: it cannot be combined with --no-hook");
     o.overlay = args->overlay;
     o.adapter = args->adapter;
     o.net = args->net;

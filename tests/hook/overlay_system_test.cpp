@@ -204,3 +204,10 @@ TEST(Overlay, OnForAnEglContext) {
   EXPECT_NE(log.find("overlay on"), std::string::npos) << log;
   EXPECT_GT(read_csv_rows(dir + "/frames.csv").size(), 5u);
 }
+
+TEST(Overlay, RunRefusesOverlayWithoutTheInterposer) {
+  const auto r = run_command({PICTOR_BIN, "run", "--overlay", "--no-hook", "builtin:null", "-d", "1s", "-o",
+                              fresh_dir("overlay-nohook")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.last_err_line(), "pictor: --overlay is drawn by the interposer: it cannot be combined with --no-hook");
+}
