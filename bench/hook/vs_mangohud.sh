@@ -76,6 +76,9 @@ WATCHDOG_PID=$!
 # "frames fps cpu_s" of the second 5 s (start-up excluded).
 cat >"$WORK/measure.py" <<'EOF'
 import os, signal, subprocess, sys
+# A background job of a non-interactive shell starts with SIGINT ignored, and its children would
+# inherit that: glxgears must stop at the SIGINT below.
+signal.signal(signal.SIGINT, signal.SIG_DFL)
 split = sys.argv.index("--")
 env = dict(os.environ)
 for a in sys.argv[1:split]:
