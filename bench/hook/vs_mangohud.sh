@@ -13,7 +13,10 @@
 #   bench/hook/vs_mangohud.sh BUILD_DIR [ROUNDS=7] [SECONDS=4] [SCENES="null spin:objects=500 glxgears"]
 # (glxgears runs ~10 s: its FPS and CPU are those of its second 5 s report.)
 # MODES (environment) picks the modes, default "plain pictor mangohud pictor+marker pictor+marker-clears";
-# also "pictor-notiming" (PICTOR_GPU_TIMING=0).
+# also "pictor-notiming" (PICTOR_GPU_TIMING=0) and "pictor+overlay" (PICTOR_OVERLAY=1, docs/overlay.md).
+# ROUND_TIMEOUT (environment, default 120 s) bounds one run: each run is its own process group
+# (setsid), killed whole when it overruns and when the script ends or is interrupted, so no
+# measure.py, app or glxgears outlives it.
 set -u
 BUILD=${1:?usage: $0 BUILD_DIR [ROUNDS] [SECONDS] [SCENES]}
 ROUNDS=${2:-7}
@@ -33,9 +36,22 @@ fi
 MODES=${MODES:-"plain pictor mangohud pictor+marker pictor+marker-clears"}
 NO_TRIM=glibc.malloc.trim_threshold=1073741824
 WORK=$(mktemp -d /tmp/pictor-vs-mangohud.XXXXXX)
+ROUND_TIMEOUT=${ROUND_TIMEOUT:-120}
 XVFB_PID=""
-cleanup() { [ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null; rm -rf "$WORK"; }
+# The running round's process group id is in $WORK/round.pgid (run() executes in a subshell).
+kill_round() {
+  local g; g=$(cat "$WORK/round.pgid" 2>/dev/null) || return 0
+  [ -n "$g" ] && kill -KILL -- "-$g" 2>/dev/null
+  rm -f "$WORK/round.pgid"
+}
+WATCHDOG_PID=""
+cleanup() {
+  [ -n "$WATCHDOG_PID" ] && kill -- "-$WATCHDOG_PID" 2>/dev/null
+  kill_round; [ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null; rm -rf "$WORK"
+}
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 exec 3>"$WORK/displayfd"
 Xvfb -displayfd 3 -screen 0 ${SIZE}x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
 XVFB_PID=$!
@@ -43,6 +59,13 @@ exec 3>&-
 for _ in $(seq 100); do [ -s "$WORK/displayfd" ] && break; sleep 0.1; done
 [ -s "$WORK/displayfd" ] || { echo "vs_mangohud: Xvfb did not start" >&2; exit 1; }
 export DISPLAY=:$(head -1 "$WORK/displayfd")
+# A SIGKILLed script runs no trap: a watchdog in a session of its own outlives it and then ends
+# the running round's group and Xvfb. The EXIT trap ends the watchdog (and its sleep) by group.
+export WORK XVFB_PID
+setsid bash -c 'while kill -0 '$$' 2>/dev/null; do sleep 1; done
+  g=$(cat "$WORK/round.pgid" 2>/dev/null) && [ -n "$g" ] && kill -KILL -- "-$g" 2>/dev/null
+  kill "$XVFB_PID" 2>/dev/null; sleep 1; rm -rf "$WORK"' </dev/null >/dev/null 2>&1 &
+WATCHDOG_PID=$!
 
 # measure.py [KEY=VALUE...] -- ARGV: runs ARGV with those variables (set in the child only, so
 # python itself never runs under a preload), its stderr to $WORK/stderr.
@@ -53,6 +76,9 @@ export DISPLAY=:$(head -1 "$WORK/displayfd")
 # "frames fps cpu_s" of the second 5 s (start-up excluded).
 cat >"$WORK/measure.py" <<'EOF'
 import os, signal, subprocess, sys
+# A background job of a non-interactive shell starts with SIGINT ignored, and its children would
+# inherit that: glxgears must stop at the SIGINT below.
+signal.signal(signal.SIGINT, signal.SIG_DFL)
 split = sys.argv.index("--")
 env = dict(os.environ)
 for a in sys.argv[1:split]:
@@ -87,6 +113,25 @@ else:
     print("%.6f" % (ru.ru_utime + ru.ru_stime))
 EOF
 
+# measure KEY=VALUE... -- ARGV: measure.py in a process group of its own (setsid: a background
+# child of this non-interactive shell is no group leader, so setsid execs in place and its pid is
+# the group's id), killed whole after ROUND_TIMEOUT s; its stdout on ours.
+measure() {
+  setsid python3 "$WORK/measure.py" "$@" >"$WORK/measure.out" &
+  local pid=$! waited=0
+  echo "$pid" >"$WORK/round.pgid"
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ "$waited" -ge $((ROUND_TIMEOUT * 10)) ]; then
+      echo "vs_mangohud: a run took over ${ROUND_TIMEOUT} s; its process group is killed" >&2
+      break
+    fi
+    sleep 0.1; waited=$((waited + 1))
+  done
+  kill_round
+  wait "$pid" 2>/dev/null
+  cat "$WORK/measure.out"
+}
+
 # run MODE SCENE -> "fps cpu_us_per_frame" (or "- -" when the run reported no frames)
 run() {
   local mode=$1 scene=$2 out=$WORK/out
@@ -101,16 +146,17 @@ run() {
     pictor-notiming) env+=(LD_PRELOAD=$HOOK PICTOR_OUT=$out PICTOR_GPU_TIMING=0) ;;
     pictor+marker) env+=(LD_PRELOAD=$HOOK PICTOR_OUT=$out PICTOR_MARKER=1) ;;
     pictor+marker-clears) env+=(LD_PRELOAD=$HOOK PICTOR_OUT=$out PICTOR_MARKER=1 PICTOR_MARKER_BLIT=0) ;;
+    pictor+overlay) env+=(LD_PRELOAD=$HOOK PICTOR_OUT=$out PICTOR_OVERLAY=1) ;;
     mangohud) env+=(MANGOHUD=1 LD_PRELOAD=libMangoHud.so LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/mangohud
                     "MANGOHUD_CONFIG=no_display,autostart_log=1,log_duration=$log_s,log_interval=0,output_folder=$out") ;;
     *) echo "vs_mangohud: unknown mode $mode" >&2; exit 2 ;;
   esac
   local cpu frames fps
   if [ "$scene" = glxgears ]; then
-    read -r frames fps cpu < <(WORK=$WORK GEARS=1 python3 "$WORK/measure.py" "${env[@]}" -- glxgears -geometry $SIZE)
+    read -r frames fps cpu < <(WORK=$WORK GEARS=1 measure "${env[@]}" -- glxgears -geometry $SIZE)
     [ -n "${cpu:-}" ] || { echo "- -"; return; }
   else
-    cpu=$(WORK=$WORK RUN_OUT=$WORK/report python3 "$WORK/measure.py" "${env[@]}" -- "$APP" "$scene" --size $SIZE --duration "$SECONDS_EACH" --report)
+    cpu=$(WORK=$WORK RUN_OUT=$WORK/report measure "${env[@]}" -- "$APP" "$scene" --size $SIZE --duration "$SECONDS_EACH" --report)
     frames=$(sed -n 's/.*frames=\([0-9]*\).*/\1/p' "$WORK/report")
     fps=$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$WORK/report")
     [ -n "$frames" ] || { echo "- -"; return; }

@@ -35,6 +35,7 @@ struct RunArgs {
   bool no_hook = false;
   std::string driver;
   bool no_marker = false;
+  bool overlay = false;
   std::string adapter = "local";
   std::string net;
   std::string net_backend = "relay";
@@ -104,6 +105,7 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--driver", args->driver, driver_flag_help());
   cmd->add_flag("--no-marker", args->no_marker,
                 "with --driver: do not draw the tag marker (RTT becomes unknown; for overhead runs)");
+  cmd->add_flag("--overlay", args->overlay, "draw the in-app overlay (frame-time graph, FPS, in->present; Shift+F12 toggles)");
   cmd->add_option("--adapter", args->adapter, adapter_flag_help())->capture_default_str();
   cmd->add_option("--net", args->net, net_flag_help());
   cmd->add_option("--net-backend", args->net_backend,
@@ -157,6 +159,8 @@ void add_run(CLI::App& app, Context& ctx) {
     o.hook = !args->no_hook;
     o.driver = args->driver;
     o.marker = !args->no_marker;
+    if (args->overlay && args->no_hook) throw UsageError("--overlay is drawn by the interposer: it cannot be combined with --no-hook");
+    o.overlay = args->overlay;
     o.adapter = args->adapter;
     o.net = args->net;
     o.net_backend = args->net_backend;

@@ -1,6 +1,7 @@
 #include "hook/config.h"
 
 #include "tag/marker_layout.h"
+#include "tag/overlay_panel.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -37,6 +38,18 @@ void load_config() noexcept {
       log_line("PICTOR_MARKER_CORNER=%s is not a corner; using bottom-left", c);
     }
   }
+  g_config.overlay = env_flag("PICTOR_OVERLAY", false);
+  if (const char* k = std::getenv("PICTOR_OVERLAY_KEY"); k && *k) {
+    tag::OverlayKey key;
+    if (tag::parse_overlay_key(k, key)) {
+      g_config.overlay_key_mods = key.mods;
+      g_config.overlay_key_sym = key.keysym;
+      g_config.overlay_key_code = key.keycode;
+    } else {
+      log_line("PICTOR_OVERLAY_KEY=%s is not [Shift+|Ctrl+|Alt+|Super+]F1..F12; using Shift+F12", k);
+    }
+  }
+  g_config.active = g_config.recording || g_config.overlay;
 }
 
 void log_line(const char* format, ...) noexcept {

@@ -12,7 +12,18 @@ struct Config {
   bool marker = false;      // PICTOR_MARKER=1 draws the tag marker into every frame
   bool marker_blit = true;  // PICTOR_MARKER_BLIT=0 keeps the scissored clears where a blit works
   int marker_corner = 0;    // PICTOR_MARKER_CORNER (tag::Corner as int), default bottom-left
+  bool overlay = false;     // PICTOR_OVERLAY=1 draws the in-app panel (docs/overlay.md)
+  // PICTOR_OVERLAY_KEY, default Shift+F12: the X modifier bits that must be down (of Shift,
+  // Control, Mod1, Mod4), the key's keysym (Xlib path) and its evdev keycode (XCB path).
+  unsigned overlay_key_mods = 1;
+  unsigned overlay_key_sym = 0xffc9;
+  unsigned overlay_key_code = 96;
+  bool active = false;      // recording or overlay: the GL hooks track contexts and swaps
 };
+
+// The modifier bits PICTOR_OVERLAY_KEY can name (ShiftMask, ControlMask, Mod1Mask, Mod4Mask).
+inline constexpr unsigned kOverlayModMask = 0x1 | 0x4 | 0x8 | 0x40;
+
 
 const Config& config() noexcept;
 void load_config() noexcept;

@@ -3,6 +3,7 @@
 #include <new>
 
 #include "hook/config.h"
+#include "hook/overlay.h"
 
 namespace pictor::hook {
 
@@ -27,6 +28,9 @@ ContextState* context_state(void* context, Api api) noexcept {
       c.gpu.~GpuTimer();
       new (&c.gpu) GpuTimer();
       c.marker_fns = {};
+      // A reused slot: the GL objects of its previous context died with that context.
+      c.marker_blit = tag::MarkerBlitter{};
+      overlay_reset(c);
       return &c;
     }
   }

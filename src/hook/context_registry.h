@@ -10,6 +10,8 @@
 
 namespace pictor::hook {
 
+struct OverlayState;  // hook/overlay.cpp
+
 struct ContextState {
   std::atomic<void*> key{nullptr};
   std::uint16_t id = 0;
@@ -19,6 +21,7 @@ struct ContextState {
   GpuTimer gpu;
   tag::GlClearFns marker_fns;  // resolved at the first swap; unusable = no marker
   tag::MarkerBlitter marker_blit;  // set up at the first swap where the context can blit
+  OverlayState* overlay = nullptr;  // PICTOR_OVERLAY=1: allocated at the slot's first swap, kept
 };
 
 // The state of `context`, claimed on first sight; null when the table is full or context null.

@@ -4,6 +4,7 @@
 #include "hook/config.h"
 #include "hook/hooks.h"
 #include "hook/input_tracker.h"
+#include "hook/overlay.h"
 #include "tag/marker_code.h"
 #include "hook/real.h"
 #include "hook/writer.h"
@@ -26,7 +27,37 @@ static void load(Fn& slot, Api api, const char* name) noexcept {
   slot = reinterpret_cast<Fn>(gl_proc(api, name));
 }
 
-static void marker_setup(ContextState& ctx, const char* version) noexcept {
+// The major version of a GL_VERSION string ("4.5 (Core Profile) Mesa ...", "OpenGL ES 3.2 ...").
+static int gl_major(const char* version) noexcept {
+  if (!version) return 0;
+  const char* v = std::strncmp(version, "OpenGL ES ", 10) == 0 ? version + 10 : version;
+  return v[0] >= '0' && v[0] <= '9' ? v[0] - '0' : 0;
+}
+
+// The entry points of the blits (marker and overlay), through the context's GetProcAddress.
+static tag::GlBlitFns load_blit_fns(Api api) noexcept {
+  tag::GlBlitFns b;
+  load(b.get_integerv, api, "glGetIntegerv");
+  load(b.is_enabled, api, "glIsEnabled");
+  load(b.enable, api, "glEnable");
+  load(b.disable, api, "glDisable");
+  load(b.gen_textures, api, "glGenTextures");
+  load(b.delete_textures, api, "glDeleteTextures");
+  load(b.bind_texture, api, "glBindTexture");
+  load(b.tex_image_2d, api, "glTexImage2D");
+  load(b.tex_sub_image_2d, api, "glTexSubImage2D");
+  load(b.pixel_storei, api, "glPixelStorei");
+  load(b.bind_buffer, api, "glBindBuffer");
+  load(b.gen_framebuffers, api, "glGenFramebuffers");
+  load(b.delete_framebuffers, api, "glDeleteFramebuffers");
+  load(b.bind_framebuffer, api, "glBindFramebuffer");
+  load(b.framebuffer_texture_2d, api, "glFramebufferTexture2D");
+  load(b.check_framebuffer_status, api, "glCheckFramebufferStatus");
+  load(b.blit_framebuffer, api, "glBlitFramebuffer");
+  return b;
+}
+
+static void marker_setup(ContextState& ctx, int major) noexcept {
   tag::GlClearFns& f = ctx.marker_fns;
   load(f.scissor, ctx.api, "glScissor");
   load(f.clear_color, ctx.api, "glClearColor");
@@ -38,11 +69,6 @@ static void marker_setup(ContextState& ctx, const char* version) noexcept {
   load(f.is_enabled, ctx.api, "glIsEnabled");
   load(f.color_mask, ctx.api, "glColorMask");
   // Framebuffer objects are core from GL 3.0 and GLES 3.0; only then may the marker rebind.
-  int major = 0;
-  if (version) {
-    const char* v = std::strncmp(version, "OpenGL ES ", 10) == 0 ? version + 10 : version;
-    major = v[0] >= '0' && v[0] <= '9' ? v[0] - '0' : 0;
-  }
   if (major >= 3) load(f.bind_framebuffer, ctx.api, "glBindFramebuffer");
   if (!tag::usable(f)) {
     f = {};
@@ -50,41 +76,25 @@ static void marker_setup(ContextState& ctx, const char* version) noexcept {
     if (!logged.exchange(true)) log_line("GL entry points for the marker are missing: frames carry no marker");
     return;
   }
-  if (major >= 3 && config().marker_blit) {
-    tag::GlBlitFns b;
-    load(b.get_integerv, ctx.api, "glGetIntegerv");
-    load(b.is_enabled, ctx.api, "glIsEnabled");
-    load(b.enable, ctx.api, "glEnable");
-    load(b.disable, ctx.api, "glDisable");
-    load(b.gen_textures, ctx.api, "glGenTextures");
-    load(b.delete_textures, ctx.api, "glDeleteTextures");
-    load(b.bind_texture, ctx.api, "glBindTexture");
-    load(b.tex_image_2d, ctx.api, "glTexImage2D");
-    load(b.tex_sub_image_2d, ctx.api, "glTexSubImage2D");
-    load(b.pixel_storei, ctx.api, "glPixelStorei");
-    load(b.bind_buffer, ctx.api, "glBindBuffer");
-    load(b.gen_framebuffers, ctx.api, "glGenFramebuffers");
-    load(b.delete_framebuffers, ctx.api, "glDeleteFramebuffers");
-    load(b.bind_framebuffer, ctx.api, "glBindFramebuffer");
-    load(b.framebuffer_texture_2d, ctx.api, "glFramebufferTexture2D");
-    load(b.check_framebuffer_status, ctx.api, "glCheckFramebufferStatus");
-    load(b.blit_framebuffer, ctx.api, "glBlitFramebuffer");
-    // Refused (multisampled default framebuffer, ...): the clears above draw the marker.
-    ctx.marker_blit.setup(b, major);
-  }
+  // Refused (multisampled default framebuffer, ...): the clears above draw the marker.
+  if (major >= 3 && config().marker_blit) ctx.marker_blit.setup(load_blit_fns(ctx.api), major);
 }
 
 static void first_frame_setup(ContextState& ctx) noexcept {
   ctx.gpu_initialised = true;
-  if (config().gpu_timing) ctx.gpu.init(ctx.api);
+  const Config& c = config();
+  if (c.recording && c.gpu_timing) ctx.gpu.init(ctx.api);
   // GL strings of the first context that swaps go to hook.json (run.json's renderer info).
   auto get_string = reinterpret_cast<GetStringFn>(gl_proc(ctx.api, "glGetString"));
   auto str = [&](GLenum e) {
     return get_string ? reinterpret_cast<const char*>(get_string(e)) : nullptr;
   };
-  if (config().marker) marker_setup(ctx, str(GL_VERSION));
-  note_gl_info(str(GL_RENDERER), str(GL_VERSION), str(GL_VENDOR), ctx.api == Api::egl ? "EGL" : "GLX",
-               config().gpu_timing ? ctx.gpu.reason() : "off (PICTOR_GPU_TIMING=0)");
+  const int major = gl_major(str(GL_VERSION));
+  if (c.recording && c.marker) marker_setup(ctx, major);
+  if (c.overlay) overlay_setup(ctx, load_blit_fns(ctx.api), major);
+  if (c.recording)
+    note_gl_info(str(GL_RENDERER), str(GL_VERSION), str(GL_VENDOR), ctx.api == Api::egl ? "EGL" : "GLX",
+                 c.gpu_timing ? ctx.gpu.reason() : "off (PICTOR_GPU_TIMING=0)");
 }
 
 // The marker goes into the back buffer just before the swap. The default bottom-left corner is
@@ -120,7 +130,7 @@ static auto gpu_result_pusher(const ContextState& ctx) noexcept {
 SwapScope before_swap(Api api) noexcept {
   SwapScope s;
   s.t_call = monotonic_ns();
-  if (!config().recording) return s;
+  if (!config().active) return s;
   ContextState*& current = current_context();
   if (!current) current = context_state(current_context_handle(api), api);
   s.ctx = current;
@@ -128,6 +138,9 @@ SwapScope before_swap(Api api) noexcept {
   if (!s.ctx->gpu_initialised) first_frame_setup(*s.ctx);
   s.gpu_timed = s.ctx->gpu.end_frame();
   s.tag = current_tag();
+  // The panel first: the marker is drawn last, over nothing of ours (the panel never reaches
+  // the marker's corner either).
+  if (s.ctx->overlay) overlay_before_swap(*s.ctx, s.t_call);
   if (config().marker && s.ctx->marker_fns.clear) draw_tag_marker(*s.ctx, s.tag);
   return s;
 }
@@ -144,7 +157,8 @@ void after_swap(SwapScope& s) noexcept {
   f.swap_ns = s.t_call;
   f.return_ns = t_return;
   f.value = s.tag == 0 ? -1 : static_cast<std::int64_t>(s.tag);
-  push_record(f);
+  if (config().recording) push_record(f);
+  if (ctx.overlay) overlay_after_swap(ctx, t_return);
   // After the frame's own record, so the writer always sees a frame before its GPU result.
   ctx.gpu.collect(gpu_result_pusher(ctx));
   ++ctx.frame;
@@ -156,7 +170,7 @@ void before_unbind() noexcept {
 }
 
 void after_bind(void* context, Api api) noexcept {
-  if (!config().recording) return;
+  if (!config().active) return;
   current_context() = context ? context_state(context, api) : nullptr;
 }
 

@@ -12,6 +12,17 @@ using namespace pictor::hook;
 
 namespace {
 
+// A press of PICTOR_OVERLAY_KEY: its modifiers down (others ignored) and its keysym, looked up
+// in the display's own keyboard map (Xlib fetches the map once, on the first lookup).
+bool overlay_key(const XEvent* ev) noexcept {
+  const Config& c = config();
+  if (!c.overlay || ev->type != KeyPress || (ev->xkey.state & kOverlayModMask) != c.overlay_key_mods) return false;
+  static std::atomic<decltype(&::XLookupKeysym)> lookup{nullptr};
+  auto fn = resolve(lookup, "XLookupKeysym", "x11");
+  XKeyEvent key = ev->xkey;  // XLookupKeysym takes a non-const event; the app's stays untouched
+  return fn && fn(&key, 0) == c.overlay_key_sym;
+}
+
 void note(const XEvent* ev) noexcept {
   if (!ev) return;
   const int type = ev->type;
@@ -30,7 +41,7 @@ void note(const XEvent* ev) noexcept {
   const std::uint64_t identity = (static_cast<std::uint64_t>(ev->xany.serial & 0xffff) << 48) ^
                                  (time << 16) ^ (static_cast<std::uint64_t>(detail) << 4) ^
                                  static_cast<std::uint64_t>(type);
-  note_input(type, detail, identity);
+  note_input(type, detail, identity, overlay_key(ev));
 }
 
 void missing(const char* name) {

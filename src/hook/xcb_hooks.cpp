@@ -63,7 +63,12 @@ void note(const xcb_generic_event_t* ev) noexcept {
   const std::uint64_t identity = (static_cast<std::uint64_t>(k->sequence) << 48) ^
                                  (static_cast<std::uint64_t>(k->time) << 16) ^
                                  (static_cast<std::uint64_t>(k->detail) << 4) ^ static_cast<std::uint64_t>(type);
-  note_input(type, k->detail, identity);
+  // The XCB path has no keyboard map at hand: the key is its evdev keycode (Xvfb's and Xorg's
+  // default keymap; docs/overlay.md).
+  const Config& c = config();
+  const bool overlay_key = c.overlay && type == 2 && (k->state & kOverlayModMask) == c.overlay_key_mods &&
+                           k->detail == c.overlay_key_code;
+  note_input(type, k->detail, identity, overlay_key);
 }
 
 }  // namespace

@@ -50,6 +50,7 @@ struct RunOptions {
   // With a driver: draw the tag marker (false measures tracking without it, for overhead runs;
   // RTT then stays unknown because the client cannot read tags).
   bool marker = true;
+  bool overlay = false;               // --overlay: PICTOR_OVERLAY=1 for the app (docs/overlay.md)
   double grace_s = 2.0;               // SIGTERM → SIGKILL grace period
   // How often the resource sampler reads /proc, counters, GPU and power (resources.csv), 10 ms..10 s.
   double sample_interval_s = 0.1;

@@ -79,6 +79,7 @@ SpawnOptions Stack::app_spawn() const {
     spawn.env["LD_PRELOAD"] = preload_value(plan_.hook_lib + (preload && *preload ? std::string(":") + preload : ""));
     spawn.env["PICTOR_OUT"] = fs::absolute(dir_).string();
     if (plan_.driver && plan_.options.marker) spawn.env["PICTOR_MARKER"] = "1";
+    if (plan_.options.overlay) spawn.env["PICTOR_OVERLAY"] = "1";
     // The interposer is also a Vulkan layer: a private implicit-layer manifest (docs/vulkan.md).
     for (const auto& [name, value] : vulkan_layer_environment()) spawn.env[name] = value;
   }

@@ -1,6 +1,7 @@
 // draw_marker() on a real OpenGL implementation (Mesa llvmpipe through surfaceless EGL): the
 // marker reads back from the default framebuffer, an app framebuffer object bound at swap time
-// is left untouched, every piece of state comes back, and no GL error is raised.
+// is left untouched, every piece of state comes back, and no GL error is raised. The overlay
+// panel's blit (overlay_blit.h) likewise, beside the marker.
 #include <gtest/gtest.h>
 
 #include <EGL/egl.h>
@@ -8,12 +9,14 @@
 #include <GL/gl.h>
 #include <GL/glext.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "tag/marker_blit.h"
 #include "tag/marker_decode.h"
 #include "tag/marker_draw.h"
+#include "tag/overlay_blit.h"
 
 namespace pictor::tag {
 namespace {
@@ -324,6 +327,107 @@ TEST_F(RealGlBlit, RefusesBelowGl3AndDrawsNothingWhenNotSetUp) {
   EXPECT_FALSE(usable(missing));
   EXPECT_FALSE(blitter.setup(missing, 3));
   EXPECT_FALSE(blitter.draw(0x12345678u, 0, 0));
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+// The overlay panel (overlay_blit.h): blitted beside the marker, both through the app's state.
+TEST_F(RealGlBlit, OverlayPanelLandsAboveTheMarkerAndStateComesBack) {
+  MarkerBlitter marker;
+  OverlayBlitter overlay;
+  ASSERT_TRUE(marker.setup(blit_fns(), 3));
+  ASSERT_TRUE(overlay.setup(blit_fns(), 3));
+  grey_frame();
+  // The app's state at swap time, as in the marker's test above.
+  unsigned fbo = 0, rbo = 0, texture = 0, pbo = 0;
+  gen_framebuffers_(1, &fbo);
+  gen_renderbuffers_(1, &rbo);
+  bind_renderbuffer_(GL_RENDERBUFFER, rbo);
+  renderbuffer_storage_(GL_RENDERBUFFER, GL_RGBA8, kW, kH);
+  bind_framebuffer_(GL_FRAMEBUFFER, fbo);
+  framebuffer_renderbuffer_(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rbo);
+  glClearColor(0.f, 1.f, 0.f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(10, 20, 30, 40);
+  glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  auto gen_buffers = load<PFNGLGENBUFFERSPROC>("glGenBuffers");
+  auto bind_buffer = load<PFNGLBINDBUFFERPROC>("glBindBuffer");
+  auto buffer_data = load<PFNGLBUFFERDATAPROC>("glBufferData");
+  ASSERT_TRUE(gen_buffers && bind_buffer && buffer_data);
+  gen_buffers(1, &pbo);
+  bind_buffer(GL_PIXEL_UNPACK_BUFFER, pbo);
+  buffer_data(GL_PIXEL_UNPACK_BUFFER, 16, nullptr, GL_STREAM_DRAW);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 100);
+  glPixelStorei(GL_UNPACK_SKIP_ROWS, 3);
+  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 5);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 8);
+  ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  const GlState before = query_state();
+  const UploadState upload_before = query_upload_state();
+
+  // The hook's swap path: the panel where panel_place() puts it, then the marker.
+  FrameHistory history;
+  for (int i = 0; i < 200; ++i) history.push(1'000'000'000LL + i * 16'666'667LL);
+  const PanelPlace place = panel_place(Corner::bottom_left, kW, kH);
+  int w = 0, h = 0;
+  ASSERT_TRUE(panel_size(place.avail_w, place.avail_h, w, h));
+  ASSERT_EQ(w, kW);
+  ASSERT_EQ(h, kH - kMarkerHeight - kCellPx);
+  auto image = std::make_unique<PanelImage>();
+  rasterise_panel(history, {history.fps_last_second(), 12.5}, w, h, *image);
+  ASSERT_TRUE(overlay.draw(*image, place.x, place.y));
+  const MarkerPayload p{0x9D1, 0xC4};
+  int x = -1, y = -1;
+  ASSERT_TRUE(marker_position(layout(p, kW, kH, Corner::bottom_left), x, y));
+  ASSERT_TRUE(marker.draw(encode_word(p), x, y));
+
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  EXPECT_TRUE(query_state() == before);
+  EXPECT_TRUE(query_upload_state() == upload_before);
+  const std::vector<std::uint8_t> shown = read(0);
+  // Every panel pixel where the panel goes (image rows 0 .. h-1, top-left origin), exactly.
+  int mismatches = 0;
+  for (int py = 0; py < h; ++py)
+    for (int px = 0; px < w; ++px)
+      for (int c = 0; c < 3; ++c)
+        if (shown[(py * kW + px) * 4 + c] != image->at(px, py)[c]) ++mismatches;
+  EXPECT_EQ(mismatches, 0);
+  // Below it: the marker decodes and the gap between the two keeps the app's grey.
+  const auto got = decode(shown.data(), kW, kH, kW * 4, PixelFormat::rgbx, Corner::bottom_left);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(*got, p);
+  for (int py = h; py < kH - kMarkerHeight; ++py)
+    for (int px = 0; px < kW; ++px) ASSERT_EQ(shown[(py * kW + px) * 4], 128) << px << "," << py;
+  for (int py = kH - kMarkerHeight; py < kH; ++py)
+    for (int px = kMarkerWidth; px < kW; ++px) ASSERT_EQ(shown[(py * kW + px) * 4], 128) << px << "," << py;
+  const std::vector<std::uint8_t> app_fbo = read(fbo);
+  for (std::size_t i = 0; i < app_fbo.size(); i += 4) {
+    ASSERT_EQ(app_fbo[i + 1], 255) << "the app's framebuffer object was drawn into at " << i / 4;
+  }
+  // The next frame between two refreshes: the blit alone draws the same panel again.
+  grey_frame();
+  ASSERT_TRUE(overlay.blit(place.x, place.y));
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  const std::vector<std::uint8_t> again = read(0);
+  for (int py = 0; py < h; ++py)
+    for (int px = 0; px < w; ++px) ASSERT_EQ(again[(py * kW + px) * 4 + 1], image->at(px, py)[1]) << px << "," << py;
+}
+
+TEST_F(RealGlBlit, OverlayRefusesBelowGl3AndDrawsNothingWhenNotSetUpOrTooLarge) {
+  OverlayBlitter overlay;
+  EXPECT_FALSE(overlay.setup(blit_fns(), 2));
+  EXPECT_FALSE(overlay.ready());
+  auto image = std::make_unique<PanelImage>();
+  rasterise_panel(FrameHistory{}, {}, 100, 20, *image);
+  EXPECT_FALSE(overlay.draw(*image, 0, 0));
+  ASSERT_TRUE(overlay.setup(blit_fns(), 3));
+  EXPECT_FALSE(overlay.blit(0, 0)) << "nothing uploaded yet";
+  image->width = kPanelWidth + 2;
+  EXPECT_FALSE(overlay.draw(*image, 0, 0)) << "larger than the texture";
+  image->width = 99;
+  EXPECT_FALSE(overlay.draw(*image, 0, 0)) << "an odd width would depend on GL_UNPACK_ALIGNMENT";
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
