@@ -96,11 +96,13 @@ class Stack {
   SpawnOptions app_spawn() const;
   void start_client(const std::optional<RfbEndpoint>& served);
   void stop_client();
+  void remove_container();  // after its processes are stopped: `podman rm -f`, in run.json
 
   SessionPlan plan_;
   std::filesystem::path dir_;
   std::string name_;
   nlohmann::json run_;
+  std::unique_ptr<Container> container_;  // --container: holds the adapter's servers and the app
   std::unique_ptr<Adapter> adapter_;
   std::unique_ptr<net::TcpRelay> relay_;
   std::unique_ptr<net::NetemLink> netem_;
