@@ -244,6 +244,7 @@ class XvncAdapter final : public Adapter {
     if (o.container) {
       argv_.erase(std::find(argv_.begin(), argv_.end(), "-localhost"));
       *(std::find(argv_.begin(), argv_.end(), "-interface") + 1) = Container::listen_address();
+      argv_.push_back(fmt::format(":{}", free_display_number()));
     }
     s.argv = argv_;
     s.keep_fd = fds[1];

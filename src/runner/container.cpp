@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -209,6 +210,20 @@ nlohmann::json Container::describe() const {
           {"init_pid", init_pid_},
           {"command_line", run_argv_},
           {"removed", removal_}};
+}
+
+int free_display_number() {
+  std::set<int> abstract;
+  std::ifstream unix_sockets("/proc/net/unix");
+  std::string line;
+  const std::string prefix = "@/tmp/.X11-unix/X";
+  while (std::getline(unix_sockets, line))
+    if (const auto at = line.find(prefix); at != std::string::npos) abstract.insert(std::atoi(line.c_str() + at + prefix.size()));
+  std::error_code ec;
+  for (int n = 100; n < 1000; ++n)
+    if (!abstract.count(n) && !fs::exists(fmt::format("/tmp/.X11-unix/X{}", n), ec) && !fs::exists(fmt::format("/tmp/.X{}-lock", n), ec))
+      return n;
+  throw RunError("no free X display number between :100 and :999");
 }
 
 pid_t find_container_process(pid_t init_pid, const std::string& marker) {

@@ -73,6 +73,12 @@ class Container {
   nlohmann::json removal_ = nullptr;
 };
 
+// An X display number no X server of the host uses: neither its socket in /tmp/.X11-unix nor its
+// lock file in /tmp, nor its abstract socket in the host's network namespace (/proc/net/unix).
+// A server in a container has its own abstract namespace, so its own choice (-displayfd) could
+// take a number the host's servers hold there, and the runner's X connection would reach theirs.
+int free_display_number();
+
 // The host pid of the process in the pid namespace of `init_pid` whose environment holds
 // `marker` ("PICTOR_CONTAINER_TAG=…") and whose parent is outside that namespace (the program a
 // `podman exec` started, not its children); -1 when there is none (yet).
