@@ -60,6 +60,16 @@ TEST(Instances, TwoXvncStacksRunTogetherEachMeasured) {
   EXPECT_TRUE(a["rtt_ms_mean"].is_number());
   EXPECT_EQ(read_json(dir + "/run.json")["status"], "ok");
   EXPECT_NE(r.out.find("instance-2"), std::string::npos) << r.out;
+
+  // `pictor analyze` of the group directory computes the same table again from the files.
+  const auto analyzed = run_command({PICTOR_BIN, "analyze", dir});
+  ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
+  EXPECT_EQ(analyzed.out, r.out);
+  const auto as_json = run_command({PICTOR_BIN, "analyze", "--json", dir});
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+  const auto again = nlohmann::json::parse(as_json.out);
+  EXPECT_EQ(again["members"], group["members"]);
+  EXPECT_EQ(again["aggregate"], group["aggregate"]);
 }
 
 TEST(Instances, BadCountIsAUsageErrorBeforeAnythingStarts) {
