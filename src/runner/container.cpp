@@ -65,6 +65,48 @@ bool environ_has(pid_t pid, const std::string& entry) {
   return false;
 }
 
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<pid_t> all_pids() {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    const std::string n = entry.path().filename().string();
+    if (!n.empty() && std::all_of(n.begin(), n.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+      out.push_back(static_cast<pid_t>(std::atoi(n.c_str())));
+  }
+  return out;
+}
+
+// conmon by the pid podman names; slirp4netns by the network namespace it serves (its command
+// line names the sandbox's path); the port forwarder's child by living in the container's network
+// namespace outside its pid namespace, with its parent.
+std::vector<nlohmann::json> find_helpers(pid_t init_pid, pid_t conmon, const std::string& sandbox) {
+  std::vector<nlohmann::json> out;
+  if (conmon > 0) out.push_back({{"name", "conmon"}, {"pid", conmon}});
+  std::error_code ec;
+  const auto net = fs::read_symlink(fmt::format("/proc/{}/ns/net", init_pid), ec).string();
+  const std::string pid_ns = ns_of(init_pid);
+  for (const pid_t p : all_pids()) {
+    const std::string comm = read_text(fmt::format("/proc/{}/comm", p));
+    if (comm == "slirp4netns\n" && !sandbox.empty() && read_text(fmt::format("/proc/{}/cmdline", p)).find(sandbox) != std::string::npos) {
+      out.push_back({{"name", "slirp4netns"}, {"pid", p}});
+      continue;
+    }
+    if (net.empty() || ns_of(p) == pid_ns || fs::read_symlink(fmt::format("/proc/{}/ns/net", p), ec).string() != net) continue;
+    if (ec) continue;
+    out.push_back({{"name", "rootlessport-child"}, {"pid", p}});
+    if (const pid_t parent = parent_of(p); parent > 1 && read_text(fmt::format("/proc/{}/comm", parent)) == "rootlessport\n")
+      out.push_back({{"name", "rootlessport"}, {"pid", parent}});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> container_ulimits() {
@@ -142,12 +184,17 @@ std::unique_ptr<Container> Container::start(const ContainerSpec& spec, const std
     throw RunError("podman could not start the container (exit " + std::to_string(r.exit_code) + ": " + last_line(r.output) +
                    "), see " + log_path);
   }
-  const CommandOutput inspect = run_and_capture(podman(c->engine_path_, {"inspect", "--format", "{{.State.Pid}}", name}));
-  c->init_pid_ = inspect.exit_code == 0 ? static_cast<pid_t>(std::atoi(inspect.output.c_str())) : -1;
+  const CommandOutput inspect = run_and_capture(
+      podman(c->engine_path_, {"inspect", "--format", "{{.State.Pid}} {{.State.ConmonPid}} {{.NetworkSettings.SandboxKey}}", name}));
+  std::istringstream fields(inspect.exit_code == 0 ? inspect.output : std::string());
+  pid_t conmon = -1;
+  std::string sandbox;
+  fields >> c->init_pid_ >> conmon >> sandbox;
   if (c->init_pid_ <= 0) {
     c->remove();
     throw RunError("podman started the container but does not say its pid (" + last_line(inspect.output) + ")");
   }
+  c->helpers_ = find_helpers(c->init_pid_, conmon, sandbox);
   return c;
 }
 
@@ -208,6 +255,7 @@ nlohmann::json Container::describe() const {
           {"memory", or_null(spec_.memory)},
           {"ulimits", container_ulimits()},
           {"init_pid", init_pid_},
+          {"helpers", helpers_},
           {"command_line", run_argv_},
           {"removed", removal_}};
 }

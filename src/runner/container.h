@@ -56,6 +56,11 @@ class Container {
   // reachable only through that port.
   static const char* listen_address() { return "10.0.2.100"; }
   pid_t init_pid() const { return init_pid_; }
+  // The engine's own processes that serve the container, {name, pid} as run.json has them:
+  // conmon (its monitor), slirp4netns (its network), rootlessport and its child (the published
+  // port's forwarder) — the container's cost beside the programs inside (resources.csv role
+  // "container").
+  const std::vector<nlohmann::json>& helpers() const { return helpers_; }
   const std::string& name() const { return name_; }
   // run.json's `container` block (docs/session-files.md).
   nlohmann::json describe() const;
@@ -69,6 +74,7 @@ class Container {
   std::vector<std::string> run_argv_;
   int port_ = 0;
   pid_t init_pid_ = -1;
+  std::vector<nlohmann::json> helpers_;
   bool removed_ = false;
   nlohmann::json removal_ = nullptr;
 };

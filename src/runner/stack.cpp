@@ -62,6 +62,10 @@ void Stack::remove_container() {
   run_["container"] = container_->describe();
 }
 
+std::vector<nlohmann::json> Stack::container_processes() const {
+  return container_ ? container_->helpers() : std::vector<nlohmann::json>{};
+}
+
 pid_t Stack::app_pid() const { return app_ ? app_->pid() : -1; }
 
 double Stack::seconds_at(std::int64_t now) const { return static_cast<double>(now - start_) * 1e-9; }

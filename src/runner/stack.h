@@ -88,6 +88,8 @@ class Stack {
   const Process& app() const { return *app_; }
   std::int64_t start_ns() const { return start_; }
   const net::TcpRelay* relay() const { return relay_.get(); }
+  // The container engine's helper processes ({name, pid}); empty without --container.
+  std::vector<nlohmann::json> container_processes() const;
   const Client* client() const { return client_.get(); }
   // run.json's `processes` after stop(): the servers', then the app's entry.
   const std::vector<nlohmann::json>& processes() const { return processes_; }

@@ -85,6 +85,13 @@ TEST(Container, RacingOverXvncInPodmanIsMeasuredAndTornDown) {
   for (const auto& row : read_csv_rows(dir + "/resources.csv"))
     if (row.size() > 5 && pids.count(row[3]) && !row[5].empty()) roles.insert(row[2]);
   EXPECT_EQ(roles, (std::set<std::string>{"app", "xserver+proxy"}));
+  // And the engine's own processes that serve the container, as listed in run.json.
+  std::set<std::string> helpers, sampled;
+  for (const auto& h : c["helpers"]) helpers.insert(h["name"].get<std::string>());
+  EXPECT_TRUE(helpers.count("conmon") && helpers.count("slirp4netns")) << c["helpers"].dump();
+  for (const auto& row : read_csv_rows(dir + "/resources.csv"))
+    if (row.size() > 5 && row[2] == "container" && !row[5].empty()) sampled.insert(row[4]);
+  EXPECT_EQ(sampled, helpers);
   EXPECT_GT(summary["resources"]["processes"]["app"]["cpu_mean_pct"].get<double>(), 0);
   expect_torn_down(run);
 }
