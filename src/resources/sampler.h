@@ -83,6 +83,9 @@ class ResourceSampler {
   // The session's client↔proxy bytes, or why there are none ("unavailable: …"), written once.
   void set_network(NetworkSource source);
   void set_network_unavailable(std::string reason);
+  // One stack's own client↔proxy bytes beside the session's (several stacks): network rows with
+  // the stack's name in the stack column, and its source row once.
+  void add_stack_network(std::string stack, NetworkSource source);
 
   void start();
   // A last sample, then the files are flushed and closed. Idempotent.

@@ -108,6 +108,23 @@ void SessionResources::watch_networks(const std::vector<StackNetwork>& stacks) {
                            }
                            return sum;
                          }});
+  // And each stack's own bytes, so each member's summary has its own network figure.
+  for (const StackNetwork& n : counted) {
+    if (n.relay) {
+      const net::TcpRelay* relay = n.relay;
+      sampler_->add_stack_network(n.stack, {"relay (bytes the relay delivered each way)", [relay]() -> std::optional<resources::NetworkCounts> {
+                                              return resources::NetworkCounts{relay->bytes_up(), relay->bytes_down()};
+                                            }});
+    } else {
+      const client::RemoteClient* client = n.client;
+      sampler_->add_stack_network(n.stack, {"tcp_info (the client socket: bytes acknowledged up, received down)",
+                                            [client]() -> std::optional<resources::NetworkCounts> {
+                                              const auto b = client->socket_bytes();
+                                              if (!b) return std::nullopt;
+                                              return resources::NetworkCounts{b->first, b->second};
+                                            }});
+    }
+  }
 }
 
 SessionResources::~SessionResources() { stop(); }
