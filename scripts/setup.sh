@@ -51,6 +51,9 @@ TEST_PACKAGES=(
   postgresql
   # the live-metrics test scrapes /metrics with a real HTTP client
   curl
+  # the container test runs a stack in a real podman container (runc: crun refuses this kind of
+  # machine's hybrid cgroups; slirp4netns: the container's network, reached only through its port)
+  podman runc slirp4netns
 )
 if [ "${1:-}" = "--tests" ]; then
   PACKAGES+=("${TEST_PACKAGES[@]}")

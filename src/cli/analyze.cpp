@@ -1,6 +1,8 @@
 // `pictor analyze PATH [--json]`: reads a session directory, a frames.csv, a MangoHud or a
 // PresentMon CSV and prints the frame figures of DESIGN 6 (table, or summary.json's frame part);
-// for a session directory also its RTT figures and the bottleneck verdict.
+// for a session directory also its RTT figures and the bottleneck verdict; for the directory of
+// several stacks run together (`--instances N`, `pictor colocate`) the per-member table and the
+// aggregate, and for a sweep (`--instances 1,2,3,4`) the sweep table.
 #include <cstdio>
 #include <string>
 
@@ -15,8 +17,44 @@
 #include "analysis/summary.h"
 #include "cli/commands.h"
 #include "resources/resource_summary.h"
+#include "runner/group_summary.h"
 
 namespace pictor::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The group summary of a directory whose run.json lists members (instance-K/, or the colocated
+// benchmarks), computed again from the members' summary.json and run.json and the group's
+// resources.csv (analyze writes nothing); null when `dir` is no group's directory.
+nlohmann::json group_figures(const fs::path& dir) {
+  const nlohmann::json run = analysis::read_json_file((dir / "run.json").string());
+  if (!run.is_object() || !run.contains("members") || !run["members"].is_array()) return nullptr;
+  std::vector<runner::GroupMemberFigures> members;
+  for (const auto& m : run["members"]) {
+    const fs::path member = dir / m.value("dir", m.value("name", std::string()));
+    members.push_back({m.value("name", member.filename().string()), m.value("status", std::string()),
+                       analysis::read_json_file((member / "summary.json").string()),
+                       analysis::read_json_file((member / "run.json").string())});
+  }
+  const auto series = resources::load_resources(dir.string());
+  return runner::group_summary(members, series ? resources::summarize_resources(*series)
+                                                : nlohmann::json{{"unavailable", "no resources.csv"}});
+}
+
+// The sweep's rows from each instances-N/ group directory, in the order of sweep.json's counts.
+std::vector<nlohmann::json> sweep_rows(const fs::path& dir) {
+  const nlohmann::json sweep = analysis::read_json_file((dir / "sweep.json").string());
+  std::vector<nlohmann::json> rows;
+  if (!sweep.is_object() || !sweep.contains("counts")) return rows;
+  for (const auto& n : sweep["counts"]) {
+    const nlohmann::json group = group_figures(dir / ("instances-" + std::to_string(n.get<int>())));
+    if (group.is_object()) rows.push_back(runner::sweep_row(n.get<int>(), group));
+  }
+  return rows;
+}
+
+}  // namespace
 
 void add_analyze(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand(
@@ -32,6 +70,16 @@ void add_analyze(CLI::App& app, Context& ctx) {
       ->required();
   cmd->add_flag("--json", opts->json, "Print the figures as JSON (the frame part of summary.json)");
   cmd->callback([opts, &ctx] {
+    if (fs::is_directory(opts->path)) {
+      if (const nlohmann::json group = group_figures(opts->path); group.is_object()) {
+        std::fputs((opts->json ? group.dump(2) + "\n" : runner::format_group_table(group)).c_str(), stdout);
+        return;
+      }
+      if (const auto rows = sweep_rows(opts->path); !rows.empty()) {
+        std::fputs((opts->json ? nlohmann::json(rows).dump(2) + "\n" : runner::format_sweep_table(rows)).c_str(), stdout);
+        return;
+      }
+    }
     analysis::FrameSeries series = analysis::load_frames(opts->path);
     // A stall after the last frame needs the session's end: run.json's, for a session directory.
     analysis::attach_session_end(series, opts->path);

@@ -47,6 +47,7 @@ struct RunArgs {
   DbArgs db;
   std::string metrics_listen;
   std::string instances;  // "N" or "1,2,3,4" (a sweep); empty: one session
+  runner::ContainerSpec container;  // --container, --rootfs, --cpus, --memory
 };
 
 // `--instances N` (N stacks at once) and `--instances 1,2,3,4` (one group per count, the sweep
@@ -129,6 +130,12 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--instances", args->instances,
                   "run N identical stacks at once (OUT/instance-K/, own display, app and driver seed); a list "
                   "1,2,3,4 runs each count in turn and writes the sweep table (OUT/sweep.csv)");
+  cmd->add_option("--container", args->container.engine,
+                  "run each stack's X server, proxy and app in a container: podman (--adapter xvnc; docs/resources.md)");
+  cmd->add_option("--rootfs", args->container.rootfs,
+                  "the container's root file system (build it with scripts/container-rootfs.sh DIR)");
+  cmd->add_option("--cpus", args->container.cpus, "with --container: podman's CPU limit (1.5)");
+  cmd->add_option("--memory", args->container.memory, "with --container: podman's memory limit (512m, 2g)");
   cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears\n"
               "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30\n"
               "  pictor run --adapter xvnc --net delay=20ms --driver scripted builtin:latency\n"
@@ -169,6 +176,7 @@ void add_run(CLI::App& app, Context& ctx) {
     o.vnc_frame_rate = args->vnc_frame_rate;
     o.metrics_listen = args->metrics_listen;
     o.stream = args->stream;
+    o.container = args->container;
     (void)app;
     if (!args->instances.empty()) {
       run_instances(*args, o, ctx);

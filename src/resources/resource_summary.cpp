@@ -298,15 +298,25 @@ ResourceSeries stack_series(const ResourceSeries& all, const std::string& stack,
       out.processes.push_back(p);
       out.processes.back().key = p.key.substr(prefix.size());
     }
-  for (const MetricSeries& m : all.metrics)
-    if (m.role != "network") out.metrics.push_back(m);
+  bool own_network = false;
+  for (const MetricSeries& m : all.metrics) {
+    if (m.role == prefix + "network") {
+      // The stack's own network rows (ResourceSampler::add_stack_network) stand for its network.
+      out.metrics.push_back(m);
+      out.metrics.back().role = "network";
+      own_network = true;
+    } else if (m.role != "network" && m.role.find('/') == std::string::npos) {  // not another stack's
+      out.metrics.push_back(m);
+    }
+  }
   for (const CounterValue& c : all.counters)
     if (own(c.key)) {
       out.counters.push_back(c);
       out.counters.back().key = c.key.substr(prefix.size());
     }
   out.notes = all.notes;
-  out.notes["network"] = network_reason;
+  if (own_network && all.notes.count(prefix + "network")) out.notes["network"] = all.notes.at(prefix + "network");
+  else if (!own_network) out.notes["network"] = network_reason;
   return out;
 }
 

@@ -71,9 +71,9 @@ void add_resource_tracks(nlohmann::json& trace, const ResourceSeries& series);
 namespace pictor::resources {
 
 // The rows of one stack of a sampler that watched several (resources.csv's stack column): its
-// processes and counters under their bare roles, the machine's rows as they are; Pictor's own
-// process (no stack) and the network, which the stacks share, are left out — the network then
-// says `network_reason`.
+// processes and counters under their bare roles, the machine's rows as they are, its own network
+// rows (ResourceSampler::add_stack_network) as `network`; Pictor's own process (no stack) is left
+// out, and without its own network rows the network says `network_reason`.
 ResourceSeries stack_series(const ResourceSeries& all, const std::string& stack, const std::string& network_reason);
 
 }  // namespace pictor::resources

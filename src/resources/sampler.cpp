@@ -58,6 +58,8 @@ struct ResourceSampler::State {
   std::optional<NetworkSource> network;
   std::string network_unavailable;
   bool network_noted = false;  // its source or reason row written
+  std::vector<std::pair<std::string, NetworkSource>> stack_networks;
+  std::size_t stack_networks_noted = 0;  // those whose source row is written
   GpuProbe gpu;
   PowerProbe power;
   bool once_written = false;  // the one-off "unavailable" rows
@@ -116,6 +118,11 @@ void ResourceSampler::set_network(NetworkSource source) {
   state_->network = std::move(source);
   state_->network_unavailable.clear();
   state_->network_noted = false;
+}
+
+void ResourceSampler::add_stack_network(std::string stack, NetworkSource source) {
+  std::lock_guard lock(state_->mutex);
+  state_->stack_networks.emplace_back(std::move(stack), std::move(source));
 }
 
 void ResourceSampler::set_network_unavailable(std::string reason) {
@@ -268,6 +275,16 @@ void ResourceSampler::machine_rows(std::int64_t now) {
       metric("network", "up", static_cast<double>(n->up), "bytes");
       metric("network", "down", static_cast<double>(n->down), "bytes");
     }
+  }
+  for (const auto& [name, source] : s.stack_networks)
+    if (const auto n = source.read()) {
+      const std::string own = csv_field(name);
+      rows += fmt::format("{},{},network,,up,,,,,,,,,,,{},bytes,\n", t, own, static_cast<double>(n->up));
+      rows += fmt::format("{},{},network,,down,,,,,,,,,,,{},bytes,\n", t, own, static_cast<double>(n->down));
+    }
+  for (; s.stack_networks_noted < s.stack_networks.size(); ++s.stack_networks_noted) {
+    const auto& [name, source] = s.stack_networks[s.stack_networks_noted];
+    rows += fmt::format("{},{},network,,source,,,,,,,,,,,,,{}\n", t, csv_field(name), csv_field(source.what));
   }
   if (s.gpu.source)
     for (const Metric& g : s.gpu.source->read()) metric("gpu", g.name, g.value, g.unit);

@@ -29,6 +29,7 @@ inline constexpr const char* kXServerProxy = "xserver+proxy";
 inline constexpr const char* kRelay = "relay";         // the network relay's thread (inside the client process)
 inline constexpr const char* kClient = "client";       // Pictor's own process: client, relay and sampler threads
 inline constexpr const char* kSampler = "sampler";     // the sampler's own thread (inside the client process)
+inline constexpr const char* kContainer = "container"; // --container: the engine's helpers (conmon, slirp4netns, …)
 }  // namespace role
 
 // The shortest and longest --sample-interval: under 10 ms the sampler's own cost shows in what it
@@ -82,6 +83,9 @@ class ResourceSampler {
   // The session's client↔proxy bytes, or why there are none ("unavailable: …"), written once.
   void set_network(NetworkSource source);
   void set_network_unavailable(std::string reason);
+  // One stack's own client↔proxy bytes beside the session's (several stacks): network rows with
+  // the stack's name in the stack column, and its source row once.
+  void add_stack_network(std::string stack, NetworkSource source);
 
   void start();
   // A last sample, then the files are flushed and closed. Idempotent.

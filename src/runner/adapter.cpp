@@ -18,6 +18,7 @@
 
 #include "core/error.h"
 #include "core/preload.h"
+#include "runner/container.h"
 #include "runner/process.h"
 #include "runner/stream_adapter.h"
 #include "stream/stream_options.h"
@@ -187,7 +188,7 @@ class XvncAdapter final : public Adapter {
     // A port that was free a moment ago can be taken before Xvnc binds it: try a few.
     std::string failure;
     for (int attempt = 0; attempt < 3 && display_.empty(); ++attempt) {
-      port_ = pick_free_port();
+      port_ = o.container ? o.container->port() : pick_free_port();
       failure = try_start(o);
     }
     if (display_.empty()) throw RunError(failure);
@@ -233,18 +234,25 @@ class XvncAdapter final : public Adapter {
     SpawnOptions s;
     // -localhost and -interface keep the RFB port on loopback (there is no authentication);
     // -nolisten tcp keeps X11 on its Unix socket. CompareFB stays at its default (2, auto).
-    argv_ = {"Xvnc", "-displayfd", std::to_string(fds[1]),
+    // In a container the port is its published one: the container's own address, reached only
+    // through the host's 127.0.0.1 (runner/container.h); -displayfd is the fd podman passes as 3.
+    argv_ = {"Xvnc", "-displayfd", o.container ? "3" : std::to_string(fds[1]),
              "-geometry", fmt::format("{}x{}", o.size.width, o.size.height), "-depth", "24",
              "-rfbport", std::to_string(port_), "-localhost", "-interface", "127.0.0.1",
              "-SecurityTypes", "None", "-AlwaysShared", "-FrameRate", std::to_string(frame_rate_),
              "-nolisten", "tcp", "-noreset", "+extension", "GLX", "-desktop", "pictor"};
+    if (o.container) {
+      argv_.erase(std::find(argv_.begin(), argv_.end(), "-localhost"));
+      *(std::find(argv_.begin(), argv_.end(), "-interface") + 1) = Container::listen_address();
+      argv_.push_back(fmt::format(":{}", free_display_number()));
+    }
     s.argv = argv_;
     s.keep_fd = fds[1];
     s.stdout_path = log_;
     s.stderr_path = log_;
     s.env = proxy_env(o, "xvnc", port_);
     hooked_ = !o.proxy_hook.empty();
-    process_ = Process::spawn(s);
+    process_ = o.container ? o.container->spawn(s) : Process::spawn(s);
     ::close(fds[1]);
     std::string number;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);

@@ -20,6 +20,8 @@
 
 namespace pictor::runner {
 
+class Container;
+
 struct AdapterOptions {
   Size size{1280, 720};
   std::string out_dir;        // server logs and the proxy hook's files go here
@@ -32,6 +34,8 @@ struct AdapterOptions {
   std::string stream;
   net::NetSpec net;
   std::string net_backend = "relay";
+  // --container: the servers run inside it, listening on its published port (xvnc only).
+  const Container* container = nullptr;
 };
 
 // The client of an adapter that brings its own (stream), as the session drives it.

@@ -72,7 +72,10 @@ json member_figures(const GroupMemberFigures& m) {
   row["cpu_pct"] = number_or_null(cpu);
   row["rss_mb"] = number_or_null(rss_kb / 1024.0);
   const double down = at(m.run, {"net", "bytes_down"}), measured = at(m.run, {"duration_measured_s"});
-  row["net_mbit_s_down"] = number_or_null(measured > 0 ? down * 8 / measured / 1e6 : kNaN);
+  // The stack's own network rows when the sampler had them (its summary's resources), else its
+  // relay's bytes over the measured time.
+  const double own = at(m.summary, {"resources", "network", "mbit_s_down"});
+  row["net_mbit_s_down"] = number_or_null(std::isfinite(own) ? own : measured > 0 ? down * 8 / measured / 1e6 : kNaN);
   return row;
 }
 

@@ -93,7 +93,11 @@ Process Process::spawn(const SpawnOptions& options) {
     if (::getppid() != parent) ::_exit(127);
     if (out_fd >= 0) ::dup2(out_fd, 1);
     if (err_fd >= 0) ::dup2(err_fd, 2);
-    if (options.keep_fd >= 0) {
+    if (options.keep_fd >= 0 && options.keep_fd_as >= 0 && options.keep_fd_as != options.keep_fd) {
+      // The failure report must survive the move: dup2 onto its number would close it.
+      if (report[1] == options.keep_fd_as) report[1] = ::fcntl(report[1], F_DUPFD_CLOEXEC, options.keep_fd_as + 1);
+      ::dup2(options.keep_fd, options.keep_fd_as);  // the copy has no FD_CLOEXEC
+    } else if (options.keep_fd >= 0) {
       const int flags = ::fcntl(options.keep_fd, F_GETFD);
       ::fcntl(options.keep_fd, F_SETFD, flags & ~FD_CLOEXEC);
     }
@@ -111,7 +115,7 @@ Process Process::spawn(const SpawnOptions& options) {
   ::close(report[0]);
   Process p;
   p.pid_ = pid;
-  p.name_ = options.argv[0];
+  p.name_ = options.name.empty() ? options.argv[0] : options.name;
   if (n == static_cast<ssize_t>(sizeof child_errno)) {
     p.wait_for(-1);
     throw UsageError("cannot start " + options.argv[0] + ": " + strerror(child_errno));
@@ -121,6 +125,7 @@ Process Process::spawn(const SpawnOptions& options) {
 
 Process::Process(Process&& other) noexcept
     : pid_(other.pid_),
+      inner_(other.inner_),
       name_(std::move(other.name_)),
       status_(std::move(other.status_)),
       ended_ns_(other.ended_ns_),
@@ -134,6 +139,7 @@ Process& Process::operator=(Process&& other) noexcept {
   if (this != &other) {
     if (pid_ > 0 && !status_) stop(0.5);
     pid_ = other.pid_;
+    inner_ = other.inner_;
     name_ = std::move(other.name_);
     status_ = std::move(other.status_);
     ended_ns_ = other.ended_ns_;
@@ -178,7 +184,7 @@ bool Process::running() {
 
 bool Process::suspended() const {
   if (pid_ <= 0 || status_) return false;
-  std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
+  std::ifstream in("/proc/" + std::to_string(pid()) + "/stat");
   std::string stat;
   std::getline(in, stat);
   // "PID (comm) S ...": the state follows the last ')', as comm may hold spaces and parentheses.
@@ -218,7 +224,11 @@ std::optional<ExitStatus> Process::wait_for(double timeout_s) {
 }
 
 void Process::signal_group(int sig) {
-  if (pid_ > 0 && !status_) ::kill(-pid_, sig);
+  if (pid_ <= 0 || status_) return;
+  // The launcher goes when its program does (with its status): a signal for it alone would end
+  // the launcher and leave the program running.
+  if (inner_ > 0) ::kill(inner_, sig);
+  else ::kill(-pid_, sig);
 }
 
 ExitStatus Process::stop(double grace_s) {
@@ -239,6 +249,7 @@ ExitStatus Process::stop(double grace_s) {
     return *s;
   }
   stop_signal_ = SIGKILL;
+  if (inner_ > 0) ::kill(inner_, SIGKILL);
   ::kill(-pid_, SIGKILL);
   return wait_for(-1).value_or(ExitStatus{});
 }

@@ -39,6 +39,11 @@ struct SpawnOptions {
   std::string stdout_path, stderr_path;
   // Extra file descriptor (child side) kept open, e.g. for Xvfb's -displayfd.
   int keep_fd = -1;
+  // >= 0: keep_fd is moved to this number in the child (a container engine passes fds from 3 on).
+  int keep_fd_as = -1;
+  // The process's name for run.json and messages; empty: argv[0] (a container's `podman exec`
+  // names the program it runs inside).
+  std::string name;
 };
 
 class Process {
@@ -53,7 +58,13 @@ class Process {
   Process& operator=(const Process&) = delete;
   ~Process();  // stops the process group if still running
 
-  pid_t pid() const { return pid_; }
+  // The process's pid as the host sees it: the program inside a container once adopt_inner()
+  // named it, else the spawned child.
+  pid_t pid() const { return inner_ > 0 ? inner_ : pid_; }
+  // A spawned launcher (`podman exec`) that runs the real program elsewhere and does not pass
+  // signals on: from now on pid(), suspended() and every signal of stop() go to `inner` (its host
+  // pid) too; the launcher's exit is still the process's end.
+  void adopt_inner(pid_t inner) { inner_ = inner; }
   bool running();
   // Waits up to timeout_s (negative: forever); returns the status once exited.
   std::optional<ExitStatus> wait_for(double timeout_s);
@@ -80,6 +91,7 @@ class Process {
  private:
   void reaped(int raw);
   pid_t pid_ = -1;
+  pid_t inner_ = -1;
   std::string name_;
   std::optional<ExitStatus> status_;
   std::int64_t ended_ns_ = 0;

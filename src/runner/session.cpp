@@ -32,7 +32,8 @@ RunResult run_session(const RunOptions& options) {
   try {
     stack.start(progress, [&](Stack& s) {
       if (options.resources)
-        resources = SessionResources::start(dir.string(), options.sample_interval_s, s.adapter(), s.app_pid(), s.plan().label);
+        resources = SessionResources::start(dir.string(), options.sample_interval_s, s.adapter(), s.app_pid(), s.plan().label,
+                                              s.container_processes());
     });
     write_run_json(dir, stack.run());
     if (resources) resources->watch_network(stack.relay(), stack.client() ? stack.client()->remote() : nullptr);

@@ -10,6 +10,7 @@
 
 #include "core/units.h"
 #include "drivers/driver.h"
+#include "runner/container.h"
 
 namespace pictor::runner {
 
@@ -58,6 +59,8 @@ struct RunOptions {
   // HOST:PORT to serve the session's live figures on in Prometheus text format while it runs
   // (metrics_server.h); empty: none.
   std::string metrics_listen;
+  // --container podman (runner/container.h): the stack's X server, proxy and app run inside one.
+  ContainerSpec container;
 };
 
 struct RunResult {

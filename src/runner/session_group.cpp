@@ -100,7 +100,7 @@ GroupResult run_group(const std::vector<GroupMember>& members, const GroupOption
   try {
     for (Stack* s : all) {
       s->start(progress, [&](Stack& st) {
-        if (resources) resources->watch_stack(st.adapter(), st.app_pid(), st.plan().label, st.name());
+        if (resources) resources->watch_stack(st.adapter(), st.app_pid(), st.plan().label, st.name(), st.container_processes());
       });
       write_run_json(s->dir(), s->run());
     }

@@ -61,6 +61,10 @@ SessionPlan plan_session(const RunOptions& options) {
   plan.use_netem = options.net_backend == "netem" && !plan.net_spec.is_identity();
   if (options.net_backend == "netem" && plan.net_spec.is_identity())
     throw UsageError("--net-backend netem needs --net with something to emulate (delay=, jitter=, loss=, rate=)");
+  check_container_spec(options.container);
+  if (!options.container.engine.empty() && options.adapter != "xvnc")
+    throw UsageError("--container runs --adapter xvnc (got '" + options.adapter +
+                     "': its servers are not containerised yet)");
   if (options.vnc_quality < 1 || options.vnc_quality > 100)
     throw UsageError(fmt::format("--vnc-quality must be 1..100 (got {})", options.vnc_quality));
   if (options.vnc_frame_rate < 0) throw UsageError("--vnc-frame-rate must be positive");

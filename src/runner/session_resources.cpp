@@ -55,16 +55,19 @@ std::unique_ptr<SessionResources> SessionResources::start_shared(const std::stri
 
 std::unique_ptr<SessionResources> SessionResources::start(const std::string& dir, double interval_s,
                                                           const Adapter& adapter, pid_t app_pid,
-                                                          const std::string& app_name) {
+                                                          const std::string& app_name,
+                                                          const std::vector<nlohmann::json>& helpers) {
   std::unique_ptr<SessionResources> r = start_shared(dir, interval_s, adapter.rfb().has_value());
-  r->watch_stack(adapter, app_pid, app_name, "");
+  r->watch_stack(adapter, app_pid, app_name, "", helpers);
   return r;
 }
 
 void SessionResources::watch_stack(const Adapter& adapter, pid_t app_pid, const std::string& app_name,
-                                   const std::string& stack) {
+                                   const std::string& stack, const std::vector<nlohmann::json>& helpers) {
   if (!sampler_) return;
   sampler_->watch_process(app_pid, resources::role::kApp, app_name, /*descendants=*/true, stack);
+  for (const nlohmann::json& h : helpers)
+    sampler_->watch_process(h.value("pid", 0), resources::role::kContainer, h.value("name", ""), false, stack);
   for (const nlohmann::json& p : adapter.running_processes()) {
     const std::string name = p.value("name", "");
     sampler_->watch_process(p.value("pid", 0), server_role(name), name, false, stack);
@@ -105,6 +108,23 @@ void SessionResources::watch_networks(const std::vector<StackNetwork>& stacks) {
                            }
                            return sum;
                          }});
+  // And each stack's own bytes, so each member's summary has its own network figure.
+  for (const StackNetwork& n : counted) {
+    if (n.relay) {
+      const net::TcpRelay* relay = n.relay;
+      sampler_->add_stack_network(n.stack, {"relay (bytes the relay delivered each way)", [relay]() -> std::optional<resources::NetworkCounts> {
+                                              return resources::NetworkCounts{relay->bytes_up(), relay->bytes_down()};
+                                            }});
+    } else {
+      const client::RemoteClient* client = n.client;
+      sampler_->add_stack_network(n.stack, {"tcp_info (the client socket: bytes acknowledged up, received down)",
+                                            [client]() -> std::optional<resources::NetworkCounts> {
+                                              const auto b = client->socket_bytes();
+                                              if (!b) return std::nullopt;
+                                              return resources::NetworkCounts{b->first, b->second};
+                                            }});
+    }
+  }
 }
 
 SessionResources::~SessionResources() { stop(); }

@@ -34,7 +34,8 @@ class SessionResources {
   // cannot be measured is a reason in the files; a resources.csv that cannot be created is a
   // note in `notes()` and no sampler.
   static std::unique_ptr<SessionResources> start(const std::string& dir, double interval_s, const Adapter& adapter,
-                                                 pid_t app_pid, const std::string& app_name);
+                                                 pid_t app_pid, const std::string& app_name,
+                                                 const std::vector<nlohmann::json>& helpers = {});
   // One sampler for several stacks (`--instances`, `pictor colocate`): Pictor's own process now,
   // each stack's processes with watch_stack() as it starts (the first one starts sampling).
   // `remote`: the stacks serve RFB.
@@ -42,7 +43,9 @@ class SessionResources {
   ~SessionResources();
 
   // A stack's servers and app (with its descendants), in the stack column `stack`.
-  void watch_stack(const Adapter& adapter, pid_t app_pid, const std::string& app_name, const std::string& stack);
+  // `helpers`: {name, pid} of a container's engine processes (Container::helpers), role "container".
+  void watch_stack(const Adapter& adapter, pid_t app_pid, const std::string& app_name, const std::string& stack,
+                   const std::vector<nlohmann::json>& helpers = {});
   // The client↔proxy bytes: the relay's counters when there is one (and its thread's CPU), else
   // the client socket's TCP_INFO; none for the local adapter (the reason is written).
   void watch_network(const net::TcpRelay* relay, const client::RemoteClient* client);

@@ -1,6 +1,7 @@
 #include "runner/stack.h"
 
 #include <X11/Xlib.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <fmt/format.h>
@@ -63,7 +64,17 @@ Stack::Stack(SessionPlan plan, fs::path dir, std::string name)
     : plan_(std::move(plan)), dir_(std::move(dir)), name_(std::move(name)), run_(initial_run_json(plan_)) {}
 
 Stack::~Stack() {
-  if (!stopped_ && (adapter_ || app_)) abort();
+  if (!stopped_ && (adapter_ || app_ || container_)) abort();
+}
+
+void Stack::remove_container() {
+  if (!container_) return;
+  container_->remove();
+  run_["container"] = container_->describe();
+}
+
+std::vector<nlohmann::json> Stack::container_processes() const {
+  return container_ ? container_->helpers() : std::vector<nlohmann::json>{};
 }
 
 pid_t Stack::app_pid() const { return app_ ? app_->pid() : -1; }
@@ -98,6 +109,17 @@ void Stack::start(Progress& progress, const std::function<void(Stack&)>& on_app)
   ao.stream = o.stream;
   ao.net = plan_.net_spec;
   ao.net_backend = o.net_backend;
+  if (!o.container.engine.empty()) {
+    // One container per stack, named after Pictor and the stack's directory so a leftover says
+    // whose it is; the client stays outside and reaches it through the published port.
+    static int containers = 0;
+    const std::string cname = fmt::format("pictor-{}-{}", ::getpid(), ++containers);
+    progress.note(fmt::format("pictor: starting container {} ({}, rootfs {})", cname, o.container.engine, o.container.rootfs));
+    container_ = Container::start(o.container, cname, pick_free_port(), {fs::absolute(dir_).string()},
+                                  (dir_ / "container.log").string());
+    run_["container"] = container_->describe();
+    ao.container = container_.get();
+  }
   adapter_ = start_adapter(o.adapter, ao);
   run_["display"] = adapter_->display();
   if (plan_.remote) run_["proxy"] = adapter_->describe();
@@ -129,7 +151,7 @@ void Stack::start(Progress& progress, const std::function<void(Stack&)>& on_app)
   progress.note(fmt::format("pictor: running {} on {} {} for {:g} s", plan_.label,
                             plan_.remote ? o.adapter : std::string("Xvfb"), adapter_->display(), o.duration_s));
   start_ = monotonic_ns();
-  app_ = Process::spawn(spawn);
+  app_ = container_ ? container_->spawn(spawn) : Process::spawn(spawn);
   if (on_app) on_app(*this);
   // While it runs, run.json already says which processes are Pictor's (their pids).
   run_["app"]["pid"] = app_->pid();
@@ -269,6 +291,7 @@ void Stack::stop() {
   }
   netem_.reset();
   processes_ = adapter_->stop({"at the end of the session", start_});
+  remove_container();
   // The app's entry: why Pictor stopped it, or what had died before it ended by itself.
   processes_.push_back(process_status_json(*app_, {end_.stop_reason, start_},
                                            end_.dead_server ? end_.dead_server->name + " died" : ""));
@@ -283,6 +306,7 @@ void Stack::abort() {
   if (app_) app_->stop(0.5);
   std::vector<nlohmann::json> stopped;
   if (adapter_) stopped = adapter_->stop({"after a failed start", start_});
+  remove_container();
   if (app_) stopped.push_back(process_status_json(*app_, {"after a failed start", start_}));
   if (adapter_ || app_) run_["processes"] = stopped;
   run_["status"] = "failed to start";

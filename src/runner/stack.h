@@ -88,6 +88,8 @@ class Stack {
   const Process& app() const { return *app_; }
   std::int64_t start_ns() const { return start_; }
   const net::TcpRelay* relay() const { return relay_.get(); }
+  // The container engine's helper processes ({name, pid}); empty without --container.
+  std::vector<nlohmann::json> container_processes() const;
   const Client* client() const { return client_.get(); }
   // run.json's `processes` after stop(): the servers', then the app's entry.
   const std::vector<nlohmann::json>& processes() const { return processes_; }
@@ -96,11 +98,13 @@ class Stack {
   SpawnOptions app_spawn() const;
   void start_client(const std::optional<RfbEndpoint>& served);
   void stop_client();
+  void remove_container();  // after its processes are stopped: `podman rm -f`, in run.json
 
   SessionPlan plan_;
   std::filesystem::path dir_;
   std::string name_;
   nlohmann::json run_;
+  std::unique_ptr<Container> container_;  // --container: holds the adapter's servers and the app
   std::unique_ptr<Adapter> adapter_;
   std::unique_ptr<net::TcpRelay> relay_;
   std::unique_ptr<net::NetemLink> netem_;

@@ -43,6 +43,11 @@ TEST(GroupSummary, MembersAndAggregateFromTheirSummaries) {
   EXPECT_DOUBLE_EQ(m[0]["inputs_matched_pct"].get<double>(), 95);
   EXPECT_DOUBLE_EQ(m[0]["net_mbit_s_down"].get<double>(), 8);
   EXPECT_TRUE(m[1]["net_mbit_s_down"].is_null()) << "no relay bytes: unknown, not 0";
+  // A member whose sampler rows have its own network: that figure, before the relay's.
+  json own = session_summary(40, 30, 30, 70, 10);
+  own["resources"]["network"] = {{"mbit_s_down", 3.5}};
+  const json g2 = runner::group_summary({{"instance-1", "ok", own, run}}, json());
+  EXPECT_DOUBLE_EQ(g2["members"][0]["net_mbit_s_down"].get<double>(), 3.5);
   const json& a = g["aggregate"];
   EXPECT_DOUBLE_EQ(a["fps_server_sum"].get<double>(), 100);
   EXPECT_DOUBLE_EQ(a["fps_server_mean"].get<double>(), 50);

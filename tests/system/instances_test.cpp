@@ -59,7 +59,27 @@ TEST(Instances, TwoXvncStacksRunTogetherEachMeasured) {
   EXPECT_GT(a["cpu_pct_per_member"].get<double>(), 0);
   EXPECT_TRUE(a["rtt_ms_mean"].is_number());
   EXPECT_EQ(read_json(dir + "/run.json")["status"], "ok");
+  // Each stack's network is its own; together they are the run's.
+  double down = 0;
+  for (const char* name : {"instance-1", "instance-2"}) {
+    const auto n = read_json(dir + "/" + name + "/summary.json")["resources"]["network"];
+    ASSERT_TRUE(n.contains("bytes_down")) << name << n.dump();
+    EXPECT_GT(n["bytes_down"].get<double>(), 0) << name;
+    down += n["bytes_down"].get<double>();
+  }
+  const double all = group["resources"]["network"]["bytes_down"].get<double>();
+  EXPECT_NEAR(down, all, 0.01 * all) << "read at the same instants, a few bytes apart at most";
   EXPECT_NE(r.out.find("instance-2"), std::string::npos) << r.out;
+
+  // `pictor analyze` of the group directory computes the same table again from the files.
+  const auto analyzed = run_command({PICTOR_BIN, "analyze", dir});
+  ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
+  EXPECT_EQ(analyzed.out, r.out);
+  const auto as_json = run_command({PICTOR_BIN, "analyze", "--json", dir});
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+  const auto again = nlohmann::json::parse(as_json.out);
+  EXPECT_EQ(again["members"], group["members"]);
+  EXPECT_EQ(again["aggregate"], group["aggregate"]);
 }
 
 TEST(Instances, BadCountIsAUsageErrorBeforeAnythingStarts) {
