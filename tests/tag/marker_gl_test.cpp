@@ -212,6 +212,44 @@ class RealGlBlit : public RealGl {
     f.blit_framebuffer = load<PFNGLBLITFRAMEBUFFERPROC>("glBlitFramebuffer");
     return f;
   }
+  // The app's state at swap time: its own FBO (green, returned in `fbo`) bound for drawing and
+  // reading, a scissor, a colour mask, a texture bound, a pixel-unpack buffer bound and unusual
+  // unpack parameters.
+  void set_app_state(unsigned& fbo) {
+    unsigned rbo = 0, texture = 0, pbo = 0;
+    gen_framebuffers_(1, &fbo);
+    gen_renderbuffers_(1, &rbo);
+    bind_renderbuffer_(GL_RENDERBUFFER, rbo);
+    renderbuffer_storage_(GL_RENDERBUFFER, GL_RGBA8, kW, kH);
+    bind_framebuffer_(GL_FRAMEBUFFER, fbo);
+    framebuffer_renderbuffer_(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rbo);
+    glClearColor(0.f, 1.f, 0.f, 1.f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(10, 20, 30, 40);
+    glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    auto gen_buffers = load<PFNGLGENBUFFERSPROC>("glGenBuffers");
+    auto bind_buffer = load<PFNGLBINDBUFFERPROC>("glBindBuffer");
+    auto buffer_data = load<PFNGLBUFFERDATAPROC>("glBufferData");
+    ASSERT_TRUE(gen_buffers && bind_buffer && buffer_data);
+    gen_buffers(1, &pbo);
+    bind_buffer(GL_PIXEL_UNPACK_BUFFER, pbo);
+    buffer_data(GL_PIXEL_UNPACK_BUFFER, 16, nullptr, GL_STREAM_DRAW);  // too small for the marker
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 100);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 3);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 5);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 8);
+    ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  }
+  // Not one pixel of the app's own framebuffer object changed (it stays green).
+  void expect_app_fbo_untouched(unsigned fbo) {
+    const std::vector<std::uint8_t> app_fbo = read(fbo);
+    for (std::size_t i = 0; i < app_fbo.size(); i += 4) {
+      ASSERT_EQ(app_fbo[i + 1], 255) << "the app's framebuffer object was drawn into at " << i / 4;
+    }
+  }
   void grey_frame() {
     bind_framebuffer_(GL_FRAMEBUFFER, 0);
     glDisable(GL_SCISSOR_TEST);
@@ -269,34 +307,8 @@ TEST_F(RealGlBlit, LeavesTheAppsFramebufferTextureAndUnpackStateAlone) {
   MarkerBlitter blitter;
   ASSERT_TRUE(blitter.setup(blit_fns(), 3));
   grey_frame();
-  // The app's state at swap time: its own FBO (green) bound for drawing and reading, a scissor,
-  // a colour mask, a texture bound, a pixel-unpack buffer bound and unusual unpack parameters.
-  unsigned fbo = 0, rbo = 0, texture = 0, pbo = 0;
-  gen_framebuffers_(1, &fbo);
-  gen_renderbuffers_(1, &rbo);
-  bind_renderbuffer_(GL_RENDERBUFFER, rbo);
-  renderbuffer_storage_(GL_RENDERBUFFER, GL_RGBA8, kW, kH);
-  bind_framebuffer_(GL_FRAMEBUFFER, fbo);
-  framebuffer_renderbuffer_(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rbo);
-  glClearColor(0.f, 1.f, 0.f, 1.f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  glEnable(GL_SCISSOR_TEST);
-  glScissor(10, 20, 30, 40);
-  glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
-  glGenTextures(1, &texture);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  auto gen_buffers = load<PFNGLGENBUFFERSPROC>("glGenBuffers");
-  auto bind_buffer = load<PFNGLBINDBUFFERPROC>("glBindBuffer");
-  auto buffer_data = load<PFNGLBUFFERDATAPROC>("glBufferData");
-  ASSERT_TRUE(gen_buffers && bind_buffer && buffer_data);
-  gen_buffers(1, &pbo);
-  bind_buffer(GL_PIXEL_UNPACK_BUFFER, pbo);
-  buffer_data(GL_PIXEL_UNPACK_BUFFER, 16, nullptr, GL_STREAM_DRAW);  // too small for the marker
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, 100);
-  glPixelStorei(GL_UNPACK_SKIP_ROWS, 3);
-  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 5);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 8);
-  ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  unsigned fbo = 0;
+  ASSERT_NO_FATAL_FAILURE(set_app_state(fbo));
   const GlState before = query_state();
   const UploadState upload_before = query_upload_state();
 
@@ -312,10 +324,7 @@ TEST_F(RealGlBlit, LeavesTheAppsFramebufferTextureAndUnpackStateAlone) {
   const auto got = decode(shown.data(), kW, kH, kW * 4, PixelFormat::rgbx, Corner::bottom_left);
   ASSERT_TRUE(got);
   EXPECT_EQ(*got, p);
-  const std::vector<std::uint8_t> app_fbo = read(fbo);
-  for (std::size_t i = 0; i < app_fbo.size(); i += 4) {
-    ASSERT_EQ(app_fbo[i + 1], 255) << "the app's framebuffer object was drawn into at " << i / 4;
-  }
+  expect_app_fbo_untouched(fbo);
 }
 
 TEST_F(RealGlBlit, RefusesBelowGl3AndDrawsNothingWhenNotSetUp) {
@@ -337,33 +346,8 @@ TEST_F(RealGlBlit, OverlayPanelLandsAboveTheMarkerAndStateComesBack) {
   ASSERT_TRUE(marker.setup(blit_fns(), 3));
   ASSERT_TRUE(overlay.setup(blit_fns(), 3));
   grey_frame();
-  // The app's state at swap time, as in the marker's test above.
-  unsigned fbo = 0, rbo = 0, texture = 0, pbo = 0;
-  gen_framebuffers_(1, &fbo);
-  gen_renderbuffers_(1, &rbo);
-  bind_renderbuffer_(GL_RENDERBUFFER, rbo);
-  renderbuffer_storage_(GL_RENDERBUFFER, GL_RGBA8, kW, kH);
-  bind_framebuffer_(GL_FRAMEBUFFER, fbo);
-  framebuffer_renderbuffer_(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rbo);
-  glClearColor(0.f, 1.f, 0.f, 1.f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  glEnable(GL_SCISSOR_TEST);
-  glScissor(10, 20, 30, 40);
-  glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
-  glGenTextures(1, &texture);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  auto gen_buffers = load<PFNGLGENBUFFERSPROC>("glGenBuffers");
-  auto bind_buffer = load<PFNGLBINDBUFFERPROC>("glBindBuffer");
-  auto buffer_data = load<PFNGLBUFFERDATAPROC>("glBufferData");
-  ASSERT_TRUE(gen_buffers && bind_buffer && buffer_data);
-  gen_buffers(1, &pbo);
-  bind_buffer(GL_PIXEL_UNPACK_BUFFER, pbo);
-  buffer_data(GL_PIXEL_UNPACK_BUFFER, 16, nullptr, GL_STREAM_DRAW);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, 100);
-  glPixelStorei(GL_UNPACK_SKIP_ROWS, 3);
-  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 5);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 8);
-  ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  unsigned fbo = 0;
+  ASSERT_NO_FATAL_FAILURE(set_app_state(fbo));
   const GlState before = query_state();
   const UploadState upload_before = query_upload_state();
 
@@ -402,10 +386,7 @@ TEST_F(RealGlBlit, OverlayPanelLandsAboveTheMarkerAndStateComesBack) {
     for (int px = 0; px < kW; ++px) ASSERT_EQ(shown[(py * kW + px) * 4], 128) << px << "," << py;
   for (int py = kH - kMarkerHeight; py < kH; ++py)
     for (int px = kMarkerWidth; px < kW; ++px) ASSERT_EQ(shown[(py * kW + px) * 4], 128) << px << "," << py;
-  const std::vector<std::uint8_t> app_fbo = read(fbo);
-  for (std::size_t i = 0; i < app_fbo.size(); i += 4) {
-    ASSERT_EQ(app_fbo[i + 1], 255) << "the app's framebuffer object was drawn into at " << i / 4;
-  }
+  expect_app_fbo_untouched(fbo);
   // The next frame between two refreshes: the blit alone draws the same panel again.
   grey_frame();
   ASSERT_TRUE(overlay.blit(place.x, place.y));
