@@ -1,5 +1,6 @@
 #include "runner/group_summary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -150,7 +151,9 @@ json sweep_row(int count, const json& group) {
               {"cpu_pct_per_instance", number_or_null(a.value("cpu_pct_per_member", json()))},
               {"rss_mb_per_instance", per("rss_mb_sum")},
               {"client_cpu_pct", number_or_null(a.value("client_cpu_pct", json()))},
-              {"machine_cpu_busy_pct", number_or_null(a.value("machine_cpu_busy_pct", json()))}};
+              {"machine_cpu_busy_pct", number_or_null(a.value("machine_cpu_busy_pct", json()))},
+              // The paper's figure 11: each RTT stage's mean over the instances (null when unknown).
+              {"stages_ms", a.contains("stages_ms") && a["stages_ms"].is_object() ? a["stages_ms"] : json::object()}};
 }
 
 namespace {
@@ -160,20 +163,44 @@ constexpr const char* kSweepColumns[] = {"instances",      "fps_server_per_insta
                                          "machine_cpu_busy_pct"};
 }  // namespace
 
+// The RTT stages any row has, in the pipeline's order (DESIGN's CS SP PS AL RD FC AS CP SS with
+// the waits where they fall), then any other in the order it first appears.
+std::vector<std::string> sweep_stages(const std::vector<json>& rows) {
+  static const std::vector<std::string> kOrder = {"CS_ms", "SP_ms", "PS_ms", "wait_app_ms", "AL_ms", "RD_ms", "FC_ms",
+                                                  "AS_ms", "wait_proxy_ms", "CP_ms", "SS_ms", "wait_later_frame_ms",
+                                                  "unattributed_ms"};
+  std::vector<std::string> stages;
+  for (const json& r : rows)
+    if (r.contains("stages_ms") && r["stages_ms"].is_object())
+      for (const auto& [stage, v] : r["stages_ms"].items())
+        if (std::find(stages.begin(), stages.end(), stage) == stages.end()) stages.push_back(stage);
+  const auto rank = [](const std::string& s) {
+    return static_cast<std::size_t>(std::find(kOrder.begin(), kOrder.end(), s) - kOrder.begin());
+  };
+  std::stable_sort(stages.begin(), stages.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+  return stages;
+}
+
 std::string sweep_csv(const std::vector<json>& rows) {
   std::string out;
+  const std::vector<std::string> stages = sweep_stages(rows);
   for (const char* c : kSweepColumns) out += std::string(out.empty() ? "" : ",") + c;
+  for (const std::string& stage : stages) out += ",stage_" + stage;
   out += "\n";
+  // An unknown figure is an empty cell, never 0.
+  const auto value = [](const json& v) {
+    if (v.is_number_integer()) return std::to_string(v.get<long long>());
+    return v.is_number() ? fmt::format("{:.3f}", v.get<double>()) : std::string();
+  };
   for (const json& r : rows) {
     bool first = true;
     for (const char* c : kSweepColumns) {
-      const json v = r.contains(c) ? r[c] : json();
       if (!first) out += ",";
       first = false;
-      // An unknown figure is an empty cell, never 0.
-      if (v.is_number_integer()) out += std::to_string(v.get<long long>());
-      else if (v.is_number()) out += fmt::format("{:.3f}", v.get<double>());
+      out += value(r.contains(c) ? r[c] : json());
     }
+    for (const std::string& stage : stages)
+      out += "," + value(r.contains("stages_ms") ? r["stages_ms"].value(stage, json()) : json());
     out += "\n";
   }
   return out;
@@ -190,6 +217,20 @@ std::string format_sweep_table(const std::vector<json>& rows) {
                        cell(r["frame_ms_p99_max"], "{:.2f}"), cell(r["cpu_pct_per_instance"], "{:.0f}"),
                        cell(r["rss_mb_per_instance"], "{:.0f}"), cell(r["client_cpu_pct"], "{:.0f}"),
                        cell(r["machine_cpu_busy_pct"], "{:.0f}"));
+  const std::vector<std::string> stages = sweep_stages(rows);
+  if (stages.empty()) return out;
+  out += "\nRTT stages, mean ms per instance:\n" + fmt::format("{:>9}", "instances");
+  for (std::string stage : stages) {
+    if (stage.ends_with("_ms")) stage.resize(stage.size() - 3);
+    out += fmt::format(" {:>10}", stage.substr(0, 10));
+  }
+  out += "\n";
+  for (const json& r : rows) {
+    out += fmt::format("{:>9}", r.value("instances", 0));
+    for (const std::string& stage : stages)
+      out += fmt::format(" {:>10}", cell(r.contains("stages_ms") ? r["stages_ms"].value(stage, json()) : json(), "{:.1f}"));
+    out += "\n";
+  }
   return out;
 }
 

@@ -81,8 +81,13 @@ TEST(Sweep, RowsPerCountAndCsvWithHeaderAndEmptyUnknowns) {
   const std::string csv = runner::sweep_csv({row});
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "instances,fps_server_per_instance,fps_client_per_instance,rtt_ms_mean,rtt_ms_p99_max,frame_ms_p99_max,"
-            "cpu_pct_per_instance,rss_mb_per_instance,client_cpu_pct,machine_cpu_busy_pct");
-  EXPECT_EQ(csv.substr(csv.find('\n') + 1), "2,50.000,40.000,25.000,60.000,50.000,90.000,150.000,,\n");
+            "cpu_pct_per_instance,rss_mb_per_instance,client_cpu_pct,machine_cpu_busy_pct,stage_AL_ms");
+  EXPECT_EQ(csv.substr(csv.find('\n') + 1), "2,50.000,40.000,25.000,60.000,50.000,90.000,150.000,,,6.250\n");
+  // Each RTT stage's mean over the instances (the paper's figure 11), in the table too.
+  EXPECT_DOUBLE_EQ(row["stages_ms"]["AL_ms"].get<double>(), 6.25);
+  const std::string table = runner::format_sweep_table({row});
+  EXPECT_NE(table.find("RTT stages, mean ms per instance"), std::string::npos) << table;
+  EXPECT_NE(table.find("6.2"), std::string::npos) << table;
 }
 
 TEST(Instances, CountsParsedAndChecked) {
