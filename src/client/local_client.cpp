@@ -40,10 +40,13 @@ constexpr std::int64_t kMaxWaitNs = 100'000'000;
 using drivers::Input;
 using drivers::InputKind;
 
+}  // namespace
+
 // client_colours.csv: without a marker the client cannot tell frames apart by tag, so it records
 // the mean colour of each capture instead. An app whose response to an input is a colour change
 // of the corner (the `latency` scene flips its background on every event) can then be timed by
 // pixels: this is how the RTT of a session without the marker is measured (docs/client.md).
+// Not in the unnamed namespace: LocalClient::State holds one.
 class ColourLog {
  public:
   explicit ColourLog(const std::string& dir)
@@ -60,8 +63,6 @@ class ColourLog {
   files::RowFile file_;
   std::string dir_;
 };
-
-}  // namespace
 
 struct LocalClient::State : ClientTransport {
   LocalClientOptions options;

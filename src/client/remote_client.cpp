@@ -32,7 +32,7 @@ namespace pictor::client {
 namespace {
 
 // Longest sleep of the client loop: bounds how late buffered rows reach the files.
-constexpr std::int64_t kMaxWaitNs = 100'000'000;
+constexpr std::int64_t kRemoteMaxWaitNs = 100'000'000;
 // How long stop() lets the thread finish a message before cutting the read.
 constexpr auto kStopGrace = std::chrono::milliseconds(250);
 constexpr unsigned kRfbButtons = 8;  // the PointerEvent mask has 8 bits
@@ -236,7 +236,7 @@ void RemoteClient::State::flush(std::int64_t now, bool force) {
   if (!core->files->flush(now, force)) throw RunError("client: " + core->files->error());
   if (!updates->flush(now, force)) throw RunError("client: " + updates->error());
   // server_info() is asked from other threads: a snapshot, refreshed as often as the files.
-  if (!force && now - last_info_ns < kMaxWaitNs) return;
+  if (!force && now - last_info_ns < kRemoteMaxWaitNs) return;
   last_info_ns = now;
   nlohmann::json fresh = conn->info();
   std::lock_guard lock(info_mutex);
@@ -265,7 +265,7 @@ void RemoteClient::State::loop() {
       continue;
     }
     now = monotonic_ns();
-    const std::int64_t wait_ns = core->wait_ns(now, kMaxWaitNs);
+    const std::int64_t wait_ns = core->wait_ns(now, kRemoteMaxWaitNs);
     pollfd fds[2] = {{fd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
     const timespec ts{static_cast<time_t>(wait_ns / 1'000'000'000), static_cast<long>(wait_ns % 1'000'000'000)};
     if (::ppoll(fds, 2, &ts, nullptr) > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {

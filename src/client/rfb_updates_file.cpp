@@ -9,7 +9,7 @@
 namespace pictor::client {
 
 namespace {
-constexpr std::int64_t kFlushPeriodNs = 100'000'000;
+constexpr std::int64_t kUpdatesFlushPeriodNs = 100'000'000;
 }  // namespace
 
 RfbUpdatesFile::RfbUpdatesFile(const std::string& out_dir)
@@ -36,7 +36,7 @@ void RfbUpdatesFile::update(std::uint64_t number, const RfbUpdate& u, bool marke
 
 bool RfbUpdatesFile::flush(std::int64_t now_ns, bool force) {
   if (force) return file_.close();
-  if (now_ns - last_flush_ns_ < kFlushPeriodNs) return !file_.given_up();
+  if (now_ns - last_flush_ns_ < kUpdatesFlushPeriodNs) return !file_.given_up();
   last_flush_ns_ = now_ns;
   return file_.flush();
 }

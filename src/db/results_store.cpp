@@ -10,7 +10,7 @@ namespace pictor::db {
 
 namespace {
 
-Value text_or_null(const std::string& s) { return s.empty() ? Value() : Value(s); }
+Value sql_text_or_null(const std::string& s) { return s.empty() ? Value() : Value(s); }
 
 std::string text(const Value& v) { return v.value_or(""); }
 
@@ -71,10 +71,10 @@ std::int64_t ResultsStore::add(const RunRecord& run) {
         "INSERT INTO runs (kind, parent_id, recorded_at, start_time, end_time, command_line, app, adapter, driver, "
         "options, machine, host, status, dir) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         {run.kind, run.parent_id ? Value(std::to_string(*run.parent_id)) : Value(), iso_utc_now(),
-         text_or_null(run.start_time), text_or_null(run.end_time), run.command_line.empty() ? "[]" : run.command_line,
-         text_or_null(run.app), text_or_null(run.adapter), text_or_null(run.driver),
-         run.options.empty() ? "{}" : run.options, run.machine.empty() ? "{}" : run.machine, text_or_null(run.host),
-         text_or_null(run.status), run.dir});
+         sql_text_or_null(run.start_time), sql_text_or_null(run.end_time), run.command_line.empty() ? "[]" : run.command_line,
+         sql_text_or_null(run.app), sql_text_or_null(run.adapter), sql_text_or_null(run.driver),
+         run.options.empty() ? "{}" : run.options, run.machine.empty() ? "{}" : run.machine, sql_text_or_null(run.host),
+         sql_text_or_null(run.status), run.dir});
     if (id.empty() || !id[0][0]) throw StoreError(c.location() + ": the new run got no id");
     const std::string run_id = *id[0][0];
     for (const Metric& m : run.metrics)

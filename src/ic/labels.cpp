@@ -24,7 +24,6 @@ namespace {
 constexpr double kNormSlack = 1e-3;
 
 // Whole files through core (errors name the path and the OS's reason; writes whole or absent).
-std::string read_text(const std::string& path) { return files::read_file(path); }
 
 void write_text(const fs::path& path, const std::string& text) { files::write_file(path, text, {.sync = false}); }
 
@@ -88,7 +87,7 @@ std::string format_yolo_text(const std::vector<LabelBox>& boxes) {
 }
 
 std::vector<std::string> read_classes_txt(const std::string& path) {
-  const std::string text = read_text(path);
+  const std::string text = files::read_file(path);
   std::vector<std::string> classes;
   std::istringstream in(text);
   std::string line;
@@ -122,7 +121,7 @@ LabelSet import_yolo_dir(const std::string& dir, const std::vector<LabelledImage
     for (const auto& img : images) {
       LabelledImage out = img;
       const fs::path p = labels / (stem_of(img.file) + ".txt");
-      out.boxes = fs::exists(p) ? std::optional(parse_yolo_text(read_text(p.string()), p.string(), n)) : std::nullopt;
+      out.boxes = fs::exists(p) ? std::optional(parse_yolo_text(files::read_file(p.string()), p.string(), n)) : std::nullopt;
       set.images.push_back(std::move(out));
     }
     return set;
@@ -133,7 +132,7 @@ LabelSet import_yolo_dir(const std::string& dir, const std::vector<LabelledImage
       files.push_back(e.path());
   std::sort(files.begin(), files.end());
   for (const auto& p : files)
-    set.images.push_back({p.stem().string(), 0, 0, parse_yolo_text(read_text(p.string()), p.string(), n)});
+    set.images.push_back({p.stem().string(), 0, 0, parse_yolo_text(files::read_file(p.string()), p.string(), n)});
   return set;
 }
 
@@ -205,7 +204,7 @@ LabelSet parse_coco(const nlohmann::json& coco, const std::string& path) {
 }
 
 LabelSet import_coco(const std::string& path) {
-  return parse_coco(parse_json(read_text(path), path), path);
+  return parse_coco(parse_json(files::read_file(path), path), path);
 }
 
 nlohmann::json coco_json(const LabelSet& set) {

@@ -27,8 +27,6 @@ namespace {
 constexpr const char* kFramesComment = "# pictor rec_frames schema 1";
 constexpr const char* kInputsComment = "# pictor rec_inputs schema 1";
 
-std::string read_text(const std::string& path) { return files::read_file(path); }
-
 void write_text(const std::string& path, const std::string& text) { files::write_file(path, text); }
 
 // The one reader of a recording's CSVs (frames.csv, inputs.csv), through the project's CSV
@@ -39,7 +37,7 @@ void write_text(const std::string& path, const std::string& text) { files::write
 template <class T, std::size_t N, class Parse>
 std::vector<T> read_rec_csv(const std::string& path, std::string_view comment,
                             const std::array<std::string_view, N>& columns, Parse parse) {
-  const std::string text = read_text(path);
+  const std::string text = files::read_file(path);
   analysis::CsvReader reader(text, path);
   analysis::CsvRow row;
   if (!reader.next(row)) analysis::fail_at(path, 1, "missing header line");
@@ -146,7 +144,7 @@ void write_recording_info(const std::string& path, const RecordingInfo& info) {
 }
 
 RecordingInfo read_recording_info(const std::string& path) {
-  return parse_recording_info(parse_json(read_text(path), path), path);
+  return parse_recording_info(parse_json(files::read_file(path), path), path);
 }
 
 void write_rec_frames(const std::string& path, const std::vector<RecFrame>& frames) {

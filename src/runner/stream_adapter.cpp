@@ -47,7 +47,7 @@ std::string find_stream_server() {
   throw RunError("pictor-stream-server not found next to pictor (looked in " + self.string() + ")");
 }
 
-std::string last_line(const std::string& path) {
+std::string last_log_line(const std::string& path) {
   std::ifstream in(path);
   std::string line, last;
   while (std::getline(in, line))
@@ -205,7 +205,7 @@ class StreamAdapter final : public Adapter {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     const auto st = server_.stop(0.5);
-    const std::string last = last_line(log_);
+    const std::string last = last_log_line(log_);
     throw RunError("pictor-stream-server failed to start (" + st.describe() + (last.empty() ? "" : ": " + last) +
                    "), see " + log_);
   }

@@ -31,13 +31,7 @@
 
 namespace pictor::stream {
 
-namespace {
-
-constexpr std::int64_t kMaxWaitNs = 20'000'000;  // the loop's longest sleep
-constexpr std::int64_t kFlushNs = 100'000'000;
-
-using drivers::Input;
-
+// A frame's stamps around the decoder (not in the unnamed namespace: StreamClient::State holds them).
 struct Decoding {
   std::int64_t in_ns = 0;
   std::size_t bytes = 0;
@@ -47,9 +41,16 @@ struct Decoded {
   std::size_t bytes = 0;
 };
 
+namespace {
+
+constexpr std::int64_t kMaxWaitNs = 20'000'000;  // the loop's longest sleep
+constexpr std::int64_t kFlushNs = 100'000'000;
+
+using drivers::Input;
+
 std::uint64_t pts_of(GstBuffer* b) { return GST_BUFFER_PTS_IS_VALID(b) ? GST_BUFFER_PTS(b) : 0; }
 
-GstElement* make(const char* factory, const char* name) {
+GstElement* client_element(const char* factory, const char* name) {
   GstElement* e = gst_element_factory_make(factory, name);
   if (!e)
     throw RunError(fmt::format("stream client: GStreamer element '{}' not found (install gstreamer1.0-plugins-base, "
@@ -218,20 +219,20 @@ GstPadProbeReturn on_decoder_out(GstPad*, GstPadProbeInfo* info, gpointer data) 
 
 void StreamClient::State::build() {
   pipeline = gst_pipeline_new("pictor-stream-client");
-  GstElement* depay = make("rtph264depay", "depay");
-  decoder = make("avdec_h264", "decode");
+  GstElement* depay = client_element("rtph264depay", "depay");
+  decoder = client_element("avdec_h264", "decode");
   // Frame threading holds a frame per thread (~35 ms here); slice threading returns each at once.
   gst_util_set_object_arg(G_OBJECT(decoder), "thread-type", "slice");
   // A lost packet is a decode error to count, never the end of the stream.
   g_object_set(decoder, "max-errors", -1, nullptr);
-  sink = make("appsink", "frames");
+  sink = client_element("appsink", "frames");
   GstCaps* caps = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, "I420", nullptr);
   g_object_set(sink, "caps", caps, "sync", FALSE, "max-buffers", 8u, "drop", FALSE, nullptr);
   gst_caps_unref(caps);
   gst_bin_add_many(GST_BIN(pipeline), depay, decoder, sink, nullptr);
   const char* rtp_caps = "application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96";
   if (options.transport == Transport::udp) {
-    GstElement* src = make("udpsrc", "receive");
+    GstElement* src = client_element("udpsrc", "receive");
     caps = gst_caps_from_string(rtp_caps);
     g_object_set(src, "address", "127.0.0.1", "port", options.udp_port, "caps", caps, "buffer-size", 4 << 20,
                  nullptr);
@@ -240,13 +241,13 @@ void StreamClient::State::build() {
     if (!gst_element_link_many(src, depay, decoder, sink, nullptr))
       throw RunError("stream client: cannot link the receiving pipeline");
   } else {
-    GstElement* src = make("tcpclientsrc", "receive");
+    GstElement* src = client_element("tcpclientsrc", "receive");
     g_object_set(src, "host", "127.0.0.1", "port", options.tcp_port, "do-timestamp", TRUE, nullptr);
-    GstElement* framed = make("capsfilter", "framed");
+    GstElement* framed = client_element("capsfilter", "framed");
     caps = gst_caps_from_string("application/x-rtp-stream,media=video,clock-rate=90000,encoding-name=H264,payload=96");
     g_object_set(framed, "caps", caps, nullptr);
     gst_caps_unref(caps);
-    GstElement* unframe = make("rtpstreamdepay", "unframe");
+    GstElement* unframe = client_element("rtpstreamdepay", "unframe");
     gst_bin_add_many(GST_BIN(pipeline), src, framed, unframe, nullptr);
     if (!gst_element_link_many(src, framed, unframe, depay, decoder, sink, nullptr))
       throw RunError("stream client: cannot link the receiving pipeline");

@@ -71,7 +71,7 @@ struct Server {
   std::string error;
 };
 
-std::uint64_t pts_of(GstBuffer* b) { return GST_BUFFER_PTS_IS_VALID(b) ? GST_BUFFER_PTS(b) : 0; }
+std::uint64_t server_pts_of(GstBuffer* b) { return GST_BUFFER_PTS_IS_VALID(b) ? GST_BUFFER_PTS(b) : 0; }
 
 GstPadProbeReturn on_captured(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   auto& s = *static_cast<Server*>(data);
@@ -99,14 +99,14 @@ GstPadProbeReturn on_captured(GstPad* pad, GstPadProbeInfo* info, gpointer data)
   }
   ++s.captures;
   if (c.marker) ++s.markers;
-  s.captured.enter(pts_of(buffer), c);
+  s.captured.enter(server_pts_of(buffer), c);
   return GST_PAD_PROBE_OK;
 }
 
 GstPadProbeReturn on_encoder_in(GstPad*, GstPadProbeInfo* info, gpointer data) {
   auto& s = *static_cast<Server*>(data);
   const std::int64_t now = monotonic_ns();
-  const std::uint64_t pts = pts_of(GST_PAD_PROBE_INFO_BUFFER(info));
+  const std::uint64_t pts = server_pts_of(GST_PAD_PROBE_INFO_BUFFER(info));
   std::lock_guard lock(s.mutex);
   Encoding e;
   if (auto c = s.captured.leave(pts)) e.capture = *c;
@@ -140,7 +140,7 @@ GstPadProbeReturn on_encoder_out(GstPad*, GstPadProbeInfo* info, gpointer data) 
   return GST_PAD_PROBE_OK;
 }
 
-GstElement* make(const char* factory, const char* name) {
+GstElement* server_element(const char* factory, const char* name) {
   GstElement* e = gst_element_factory_make(factory, name);
   if (!e)
     throw RunError(fmt::format("GStreamer element '{}' not found (install gstreamer1.0-plugins-base, -good, -ugly, "
@@ -156,37 +156,37 @@ void on_client_added(GstElement*, GObject* socket, gpointer) {
 void build_pipeline(Server& s) {
   const auto& o = s.options;
   s.pipeline = gst_pipeline_new("pictor-stream-server");
-  GstElement* src = make("ximagesrc", "capture");
+  GstElement* src = server_element("ximagesrc", "capture");
   g_object_set(src, "display-name", s.args.display.c_str(), "use-damage", FALSE, "show-pointer", FALSE, nullptr);
-  GstElement* rate = make("capsfilter", "rate");
+  GstElement* rate = server_element("capsfilter", "rate");
   GstCaps* caps = gst_caps_new_simple("video/x-raw", "framerate", GST_TYPE_FRACTION, o.fps, 1, nullptr);
   g_object_set(rate, "caps", caps, nullptr);
   gst_caps_unref(caps);
-  GstElement* convert = make("videoconvert", "convert");
-  GstElement* i420 = make("capsfilter", "i420");
+  GstElement* convert = server_element("videoconvert", "convert");
+  GstElement* i420 = server_element("capsfilter", "i420");
   caps = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, "I420", nullptr);
   g_object_set(i420, "caps", caps, nullptr);
   gst_caps_unref(caps);
-  s.encoder = make("x264enc", "encode");
+  s.encoder = server_element("x264enc", "encode");
   gst_util_set_object_arg(G_OBJECT(s.encoder), "tune", "zerolatency");
   gst_util_set_object_arg(G_OBJECT(s.encoder), "speed-preset", o.preset.c_str());
   g_object_set(s.encoder, "bitrate", static_cast<guint>(o.bitrate_kbit), "key-int-max", static_cast<guint>(o.gop),
                nullptr);
-  GstElement* pay = make("rtph264pay", "pay");
+  GstElement* pay = server_element("rtph264pay", "pay");
   // SPS/PPS with every keyframe, so a client that joins late (or lost them) can start.
   g_object_set(pay, "config-interval", -1, "pt", 96, "mtu", 1400u, nullptr);
   gst_bin_add_many(GST_BIN(s.pipeline), src, rate, convert, i420, s.encoder, pay, nullptr);
   GstElement* last = pay;
   if (o.transport == stream::Transport::udp) {
-    GstElement* sink = make("udpsink", "send");
+    GstElement* sink = server_element("udpsink", "send");
     g_object_set(sink, "host", "127.0.0.1", "port", s.args.dest_port, "bind-address", "127.0.0.1", "sync", FALSE,
                  "async", FALSE, nullptr);
     gst_bin_add(GST_BIN(s.pipeline), sink);
     if (!gst_element_link_many(src, rate, convert, i420, s.encoder, pay, sink, nullptr))
       throw RunError("cannot link the stream server's pipeline");
   } else {
-    GstElement* frame = make("rtpstreampay", "frame");
-    GstElement* sink = make("tcpserversink", "send");
+    GstElement* frame = server_element("rtpstreampay", "frame");
+    GstElement* sink = server_element("tcpserversink", "send");
     g_object_set(sink, "host", "127.0.0.1", "port", s.args.listen_port, "sync", FALSE, "async", FALSE, nullptr);
     g_signal_connect(sink, "client-added", G_CALLBACK(on_client_added), nullptr);
     gst_bin_add_many(GST_BIN(s.pipeline), frame, sink, nullptr);

@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Whole or absent (core/files.h).
-void write_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
+void write_repeat_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
 
 std::string app_label(const runner::RunOptions& o) {
   if (!o.builtin.empty()) return "builtin:" + o.builtin;
@@ -67,8 +67,8 @@ nlohmann::json write_repeat_files(const std::string& dir, nlohmann::json base, c
   base["sessions"] = list;
   base["status"] = interrupted ? "interrupted" : failed ? "failed" : "ok";
   base["end_time"] = iso_utc_now();
-  write_json(fs::path(dir) / "run.json", base);
-  write_json(fs::path(dir) / "summary.json", summary);
+  write_repeat_json(fs::path(dir) / "run.json", base);
+  write_repeat_json(fs::path(dir) / "summary.json", summary);
   // A page that cannot be drawn or written never fails the runs: it is run.json's write error.
   try {
     report::write_repeat_report(dir, base, summary);

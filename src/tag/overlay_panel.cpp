@@ -196,6 +196,7 @@ int bar_height_px(double dt_ms, int max_height) noexcept {
   return static_cast<int>(h + 0.5);
 }
 
+namespace {
 // kGlyphs by character code (ASCII only), built once.
 struct GlyphIndex {
   const Glyph* by_char[128] = {};
@@ -203,6 +204,7 @@ struct GlyphIndex {
     for (const Glyph& g : kGlyphs) by_char[static_cast<unsigned char>(g.c)] = &g;
   }
 };
+}  // namespace
 
 std::uint8_t glyph_row(char c, int row) noexcept {
   static const GlyphIndex index;

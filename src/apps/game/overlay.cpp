@@ -6,7 +6,7 @@ namespace pictor::game {
 
 namespace {
 
-const char* kVertex = R"(#version 330 core
+const char* kOverlayVertex = R"(#version 330 core
 layout(location = 0) in vec2 corner;     // 0…1
 layout(location = 1) in vec4 rect;       // x y w h in window pixels, origin top-left
 layout(location = 2) in vec4 colour;
@@ -19,7 +19,7 @@ void main() {
 }
 )";
 
-const char* kFragment = R"(#version 330 core
+const char* kOverlayFragment = R"(#version 330 core
 in vec4 v_colour;
 out vec4 frag;
 void main() { frag = v_colour; }
@@ -31,7 +31,7 @@ constexpr unsigned char kDigits[10] = {0x3f, 0x06, 0x5b, 0x4f, 0x66, 0x6d, 0x7d,
 }  // namespace
 
 void Overlay::setup() {
-  program_ = apps::build_program(kVertex, kFragment);
+  program_ = apps::build_program(kOverlayVertex, kOverlayFragment);
   u_window_ = glGetUniformLocation(program_, "window");
   glGenVertexArrays(1, &vao_);
   glBindVertexArray(vao_);

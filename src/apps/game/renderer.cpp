@@ -6,7 +6,7 @@ namespace pictor::game {
 
 namespace {
 
-const char* kVertex = R"(#version 330 core
+const char* kGameVertex = R"(#version 330 core
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec3 normal;
 layout(location = 2) in vec4 place;           // xyz position, w yaw
@@ -31,7 +31,7 @@ void main() {
 }
 )";
 
-const char* kFragment = R"(#version 330 core
+const char* kGameFragment = R"(#version 330 core
 in vec3 v_normal;
 in vec3 v_world;
 in vec3 v_colour;
@@ -68,7 +68,7 @@ void main() {
 }  // namespace
 
 void MeshRenderer::setup() {
-  program_ = apps::build_program(kVertex, kFragment);
+  program_ = apps::build_program(kGameVertex, kGameFragment);
   u_view_projection_ = glGetUniformLocation(program_, "view_projection");
   u_eye_ = glGetUniformLocation(program_, "eye");
   u_light_ = glGetUniformLocation(program_, "light");

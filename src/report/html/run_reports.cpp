@@ -18,7 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 using analysis::json_at;
 using analysis::json_number;
-using html::escape;
 
 using html::str;
 
@@ -32,13 +31,13 @@ int decimals_for(const std::string& unit) { return unit == "share" ? 4 : unit ==
 
 std::string machine_line(const nlohmann::json& m) {
   if (!m.is_object()) return "";
-  return escape(fmt::format("{} · {} cores · {} · {}", str(json_at(m, {"cpu_model"}), "?"), str(json_at(m, {"cores"}), "?"),
+  return html::escape(fmt::format("{} · {} cores · {} · {}", str(json_at(m, {"cpu_model"}), "?"), str(json_at(m, {"cores"}), "?"),
                             str(json_at(m, {"kernel"}), "?"), str(json_at(m, {"hostname"}), "?")));
 }
 
 // A link to a session's own report.html, relative to the page above it.
 std::string report_link(const std::string& sub, const std::string& text) {
-  return fmt::format("<a href=\"{}/report.html\">{}</a>", escape(sub), escape(text));
+  return fmt::format("<a href=\"{}/report.html\">{}</a>", html::escape(sub), html::escape(text));
 }
 
 // A repeated benchmark's interval across runs under its mean (suite.json ci_across_runs).
@@ -53,10 +52,10 @@ std::string across(const nlohmann::json& entry, const char* key, int decimals) {
 std::string suite_report_html(const nlohmann::json& suite) {
   const nlohmann::json& counts = json_at(suite, {"counts"});
   std::string body = fmt::format("<header><h1>Suite {}{}</h1><div class=\"meta\">{} ok · {} failed · {} skipped · {} → {}</div></header>\n<main>\n",
-                                 escape(str(suite["suite"], "?")), suite.value("quick", false) ? " (quick)" : "",
+                                 html::escape(str(suite["suite"], "?")), suite.value("quick", false) ? " (quick)" : "",
                                  str(json_at(counts, {"ok"}), "?"), str(json_at(counts, {"failed"}), "?"),
-                                 str(json_at(counts, {"skipped"}), "?"), escape(str(json_at(suite, {"start_time"}))),
-                                 escape(str(json_at(suite, {"end_time"}), "running")));
+                                 str(json_at(counts, {"skipped"}), "?"), html::escape(str(json_at(suite, {"start_time"}))),
+                                 html::escape(str(json_at(suite, {"end_time"}), "running")));
   std::vector<std::vector<std::string>> rows;
   html::AxisSpec cats;
   std::vector<double> fps, rtt;
@@ -65,14 +64,14 @@ std::string suite_report_html(const nlohmann::json& suite) {
     const nlohmann::json& dir = json_at(e, {"session_dir"});
     const std::string status = str(json_at(e, {"status"}), "?");
     const std::string repeat = e.contains("repeat") ? fmt::format(" ×{}", e["repeat"].get<int>()) : "";
-    rows.push_back({dir.is_string() ? report_link(dir.get<std::string>(), name) + repeat : escape(name),
-                    fmt::format("<span class=\"{}\">{}</span>", status == "ok" ? "better" : "worse", escape(status)),
+    rows.push_back({dir.is_string() ? report_link(dir.get<std::string>(), name) + repeat : html::escape(name),
+                    fmt::format("<span class=\"{}\">{}</span>", status == "ok" ? "better" : "worse", html::escape(status)),
                     n(json_at(e, {"fps"}), 1) + across(e, "fps", 1), n(json_at(e, {"frame_ms_p50"}), 2) + across(e, "frame_ms_p50", 2),
                     n(json_at(e, {"frame_ms_p99"}), 2) + across(e, "frame_ms_p99", 2),
                     n(json_at(e, {"low_1pct_fps_percentile"}), 1) + " / " + n(json_at(e, {"low_1pct_fps_average"}), 1),
                     n(json_at(e, {"rtt_ms_mean"}), 1) + across(e, "rtt_ms_mean", 1), n(json_at(e, {"rtt_ms_p99"}), 1) + across(e, "rtt_ms_p99", 1),
                     n(json_at(e, {"rtt_inputs"}), 0),
-                    escape(str(json_at(e, {"reason"})))});
+                    html::escape(str(json_at(e, {"reason"})))});
     cats.categories.push_back(name);
     fps.push_back(json_number(e, {"fps"}));
     rtt.push_back(json_number(e, {"rtt_ms_mean"}));
@@ -91,7 +90,7 @@ std::string suite_report_html(const nlohmann::json& suite) {
                         "slowest 1 % (CapFrameX). Each benchmark's name links to its own report. Under a repeated benchmark's mean (×N): "
                         "the 95 % interval across its runs (the runs' figures resampled; run-to-run variance included).</p>");
   body += html::section("run", "What ran",
-                        html::table({"", ""}, {{"command line", "<span class=\"cmd\">" + escape(html::shell_words(json_at(suite, {"command_line"}))) + "</span>"},
+                        html::table({"", ""}, {{"command line", "<span class=\"cmd\">" + html::escape(html::shell_words(json_at(suite, {"command_line"}))) + "</span>"},
                                                {"machine", machine_line(json_at(suite, {"machine"}))},
                                                {"files", html::file_link(str(json_at(suite, {"dir"}), "."), "suite.json")}}));
   body += "</main>\n";
@@ -105,8 +104,8 @@ void write_suite_report(const std::string& suite_dir, const nlohmann::json& suit
 std::string repeat_report_html(const nlohmann::json& run, const nlohmann::json& summary) {
   const std::string label = str(json_at(run, {"app", "label"}), str(json_at(run, {"label"}), "repeated run"));
   std::string body = fmt::format("<header><h1>{} — {} runs</h1><div class=\"meta\">status {} · {}</div></header>\n<main>\n",
-                                 escape(label), str(json_at(summary, {"runs"}), "?"), escape(str(json_at(run, {"status"}), "?")),
-                                 escape(str(json_at(run, {"start_time"}))));
+                                 html::escape(label), str(json_at(summary, {"runs"}), "?"), html::escape(str(json_at(run, {"status"}), "?")),
+                                 html::escape(str(json_at(run, {"start_time"}))));
   const int level = static_cast<int>(std::lround(json_number(summary, {"level"}) * 100));
   std::vector<std::string> sessions;
   for (const auto& s : json_at(summary, {"sessions"})) sessions.push_back(str(s));
@@ -118,8 +117,8 @@ std::string repeat_report_html(const nlohmann::json& run, const nlohmann::json& 
     if (json_number(f, {"n"}) == 0) continue;
     const int d = decimals_for(str(f["unit"]));
     const std::string id = str(f["metric"]);
-    std::vector<std::string> row{escape(str(f["label"])),
-                                 fmt::format("<span id=\"repeat-{}\" data-value=\"{}\">{}</span>", escape(id), escape(f["mean"].dump()), n(f["mean"], d)),
+    std::vector<std::string> row{html::escape(str(f["label"])),
+                                 fmt::format("<span id=\"repeat-{}\" data-value=\"{}\">{}</span>", html::escape(id), html::escape(f["mean"].dump()), n(f["mean"], d)),
                                  ci_text(f["ci_across_runs"], d), n(f["sd"], d), n(f["min"], d), n(f["max"], d)};
     for (const auto& v : f["values"]) row.push_back(n(v, d));
     rows.push_back(row);
@@ -142,12 +141,12 @@ std::string repeat_report_html(const nlohmann::json& run, const nlohmann::json& 
   }
   std::string body_figures = html::table(header, rows, "repeat") + "<div class=\"charts\">" + charts + "</div>";
   body_figures += fmt::format("<p class=\"note\" id=\"interval-note\">The interval here is {}. Not to be confused with {}.</p>",
-                              escape(analysis::kAcrossRunsText), escape(analysis::kWithinSessionText));
+                              html::escape(analysis::kAcrossRunsText), html::escape(analysis::kWithinSessionText));
   body += html::section("figures", "Figures across runs", body_figures);
   if (const auto& v = json_at(summary, {"bottleneck", "verdict"}); v.is_string())
-    body += html::section("bottleneck", "Bottleneck", "<p class=\"verdict\">" + escape(v.get<std::string>()) + "</p>");
+    body += html::section("bottleneck", "Bottleneck", "<p class=\"verdict\">" + html::escape(v.get<std::string>()) + "</p>");
   body += html::section("run", "What ran",
-                        html::table({"", ""}, {{"command line", "<span class=\"cmd\">" + escape(html::shell_words(json_at(run, {"command_line"}))) + "</span>"},
+                        html::table({"", ""}, {{"command line", "<span class=\"cmd\">" + html::escape(html::shell_words(json_at(run, {"command_line"}))) + "</span>"},
                                                {"machine", machine_line(json_at(run, {"machine"}))}}));
   body += "</main>\n";
   return html::document(label + " — Pictor repeated run", body);
@@ -160,7 +159,7 @@ void write_repeat_report(const std::string& dir, const nlohmann::json& run, cons
 std::string compare_report_html(const nlohmann::json& compare) {
   const int level = static_cast<int>(std::lround(json_number(compare, {"level"}) * 100));
   std::string body = fmt::format("<header><h1>Pictor compare</h1><div class=\"meta\">A: {} · B: {} · {} % confidence</div></header>\n<main>\n",
-                                 escape(str(json_at(compare, {"a", "spec"}))), escape(str(json_at(compare, {"b", "spec"}))), level);
+                                 html::escape(str(json_at(compare, {"a", "spec"}))), html::escape(str(json_at(compare, {"b", "spec"}))), level);
   for (const auto& u : json_at(compare, {"units"})) {
     const nlohmann::json& c = u["comparison"];
     std::vector<std::vector<std::string>> rows;
@@ -170,12 +169,12 @@ std::string compare_report_html(const nlohmann::json& compare) {
       const std::string verdict = str(m["verdict"]);
       const std::string cls = verdict == "better" ? "better" : verdict == "worse" ? "worse" : verdict == "unknown" ? "unknown" : "nsd";
       const int d = decimals_for(str(m["unit"]));
-      rows.push_back({escape(str(m["label"])), n(m["a"], d), n(m["b"], d),
+      rows.push_back({html::escape(str(m["label"])), n(m["a"], d), n(m["b"], d),
                       n(m["diff"], d) + " <span class=\"note\">[" + ci_text(m["diff_ci"], d) + "]</span>",
                       n(m["ratio"], 3) + " <span class=\"note\">[" + ci_text(m["ratio_ci"], 3) + "]</span>",
-                      fmt::format("<span class=\"{}\" id=\"verdict-{}{}\">{}</span>", cls, u["name"].get<std::string>().empty() ? "" : escape(u["name"].get<std::string>()) + "-",
-                                  escape(str(m["metric"])), escape(verdict)),
-                      escape(str(m["note"]))});
+                      fmt::format("<span class=\"{}\" id=\"verdict-{}{}\">{}</span>", cls, u["name"].get<std::string>().empty() ? "" : html::escape(u["name"].get<std::string>()) + "-",
+                                  html::escape(str(m["metric"])), html::escape(verdict)),
+                      html::escape(str(m["note"]))});
       if (m["ratio"].is_number() && m["ratio_ci"].is_array()) {
         cats.categories.push_back(str(m["label"]));
         marks.emplace_back(m["ratio_ci"][0].get<double>() - 1, m["ratio_ci"][1].get<double>() - 1, m["ratio"].get<double>() - 1,
@@ -207,7 +206,7 @@ std::string compare_report_html(const nlohmann::json& compare) {
   if (const auto& gates = json_at(compare, {"fail_if_worse"}); gates.is_array() && !gates.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& g : gates)
-      rows.push_back({escape(str(g["metric"])), escape(str(g["threshold"])), escape(str(g["unit"])), escape(str(g["result"]))});
+      rows.push_back({html::escape(str(g["metric"])), html::escape(str(g["threshold"])), html::escape(str(g["unit"])), html::escape(str(g["result"]))});
     body += html::section("gates", "--fail-if-worse", html::table({"metric", "threshold", "unit", "result"}, rows));
   }
   body += html::section("method", "Statistics",

@@ -17,7 +17,7 @@ namespace pictor::report::html {
 
 namespace {
 
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+constexpr double kChartNan = std::numeric_limits<double>::quiet_NaN();
 // Beyond this many frames the inline SVG (one rect per frame) would make the page slow to open;
 // frametime.png beside it has the graph.
 constexpr std::size_t kMaxEmbeddedFrames = 250'000;
@@ -177,7 +177,7 @@ std::string stage_mean_chart(const analysis::SessionData& d) {
     // An empty column of a matched input is time the partition put in unattributed: 0 here.
     for (std::size_t i = 0; i < v.size(); ++i)
       if (d.inputs.status[i] == "matched" && std::isfinite(v[i])) sum += v[i];
-    series.push_back({s.label, s.colour, {matched ? sum / static_cast<double>(matched) : kNan}});
+    series.push_back({s.label, s.colour, {matched ? sum / static_cast<double>(matched) : kChartNan}});
   }
   c.stacked(series, true);
   return c.svg();
