@@ -202,6 +202,18 @@ Items split(const OptionSet& set, std::string_view args) {
   return items;
 }
 
+std::string format(const OptionSet& set, const Items& items) {
+  const char between = set.separators.find(',') != std::string::npos ? ',' : set.separators.front();
+  std::string out = set.leading ? items.leading : std::string();
+  bool first = !set.leading;
+  for (const auto& [option, value] : items.given) {
+    if (!first) out += between;
+    out += option + "=" + value;
+    first = false;
+  }
+  return out;
+}
+
 namespace {
 
 // Reads `text` into the entry's field of its type; false when it is not a value of the type

@@ -102,6 +102,11 @@ struct Items {
 // ("<owner>: option 'x' given twice") and a missing leading value.
 Items split(const OptionSet& set, std::string_view args);
 
+// The option part again from its items, in the set's own form (the leading value, then
+// NAME=VALUE items joined by ',' where ',' separates, else by the first separator):
+// split(set, format(set, items)) gives the items back.
+std::string format(const OptionSet& set, const Items& items);
+
 // Every declared option's value: given, else its default, else unset. Getters of an option that
 // is not declared, or not of the getter's type, are programming errors (std::logic_error); so is
 // reading an unset option other than through the optional_ getters.

@@ -62,8 +62,8 @@ SessionPlan plan_session(const RunOptions& options) {
   if (options.net_backend == "netem" && plan.net_spec.is_identity())
     throw UsageError("--net-backend netem needs --net with something to emulate (delay=, jitter=, loss=, rate=)");
   check_container_spec(options.container);
-  if (!options.container.engine.empty() && options.adapter != "xvnc")
-    throw UsageError("--container runs --adapter xvnc (got '" + options.adapter +
+  if (!options.container.engine.empty() && plan.options.adapter != "xvnc")
+    throw UsageError("--container runs --adapter xvnc (got '" + plan.options.adapter +
                      "': its servers are not containerised yet)");
   if (options.vnc_quality < 1 || options.vnc_quality > 100)
     throw UsageError(fmt::format("--vnc-quality must be 1..100 (got {})", options.vnc_quality));
@@ -99,16 +99,7 @@ std::string instance_driver_spec(const std::string& spec, int index) {
       given = true;
     }
     if (!given) items.given.emplace_back("seed", next);
-    // Re-issued in the driver's own form: its leading value, then NAME=VALUE items.
-    const char between = set.separators.find(',') != std::string::npos ? ',' : set.separators.front();
-    std::string out = name + ":" + (set.leading ? items.leading : std::string());
-    bool first = !set.leading;
-    for (const auto& [option, value] : items.given) {
-      if (!first) out += between;
-      out += option + "=" + value;
-      first = false;
-    }
-    return out;
+    return name + ":" + options::format(set, items);  // the driver's own form, seed changed
   }
   (void)drivers::make_driver(spec);  // throws: no such driver, named in the one wording
   return spec;

@@ -161,6 +161,19 @@ TEST(CoreOptions, RequiredOptionsAndALeadingValue) {
   }
 }
 
+TEST(CoreOptions, FormatGivesTheItemsBackInTheSetsOwnForm) {
+  const OptionSet leading{"driver 'replay'", {text("truth", ""), count("seed", "")}, ":,", "REC", "the recording"};
+  const Items a = split(leading, "/rec/a:b,truth=/t:seed=4");
+  EXPECT_EQ(format(leading, a), "/rec/a:b,truth=/t,seed=4");
+  const Items again = split(leading, format(leading, a));
+  EXPECT_EQ(again.leading, a.leading);
+  EXPECT_EQ(again.given, a.given);
+  const OptionSet colons{"scene", {text("a", ""), text("b", "")}, ":"};
+  EXPECT_EQ(format(colons, split(colons, "b=2:a=1")), "b=2:a=1");  // in the order given
+  EXPECT_EQ(format(sample(), split(sample(), "")), "");
+  EXPECT_EQ(format(leading, split(leading, "/rec")), "/rec");
+}
+
 TEST(CoreOptions, BadDefaultsAreBugs) {
   const OptionSet bad{"thing", {integer("n", "").within(1, 3).or_default("9")}};
   EXPECT_THROW(parse(bad, ""), std::logic_error);
