@@ -155,11 +155,12 @@ void add_mark(CLI::App& app, Context& ctx) {
       else
         std::printf("%s", mark::format_mark_table(result).c_str());
     } else {
-      mark::write_iteration_outputs(out, iterations, options);
+      const nlohmann::json summary = mark::iterations_to_json(iterations, options);
+      mark::write_iteration_outputs(out, iterations, options, summary);
       if (args.json)
-        std::printf("%s\n", mark::iterations_to_json(iterations, options).dump(1).c_str());
+        std::printf("%s\n", summary.dump(1).c_str());
       else
-        std::printf("%s", mark::format_iterations_table(iterations).c_str());
+        std::printf("%s", mark::format_iterations_table(summary).c_str());
     }
     if (!quiet) std::fprintf(stderr, "mark: wrote %s/mark.json\n", out.c_str());
     record_in_db(args.db, out, quiet);

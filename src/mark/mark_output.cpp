@@ -239,17 +239,16 @@ json iterations_to_json(const std::vector<MarkResult>& its, const MarkOptions& o
   return j;
 }
 
-void write_iteration_outputs(const std::string& dir, const std::vector<MarkResult>& its, const MarkOptions& o) {
+void write_iteration_outputs(const std::string& dir, const std::vector<MarkResult>& its, const MarkOptions& o,
+                             const json& summary) {
   for (std::size_t k = 0; k < its.size(); ++k)
     write_mark_outputs((std::filesystem::path(dir) / fmt::format("iteration-{}", k + 1)).string(), its[k], o);
-  write_file(std::filesystem::path(dir) / "mark.json", iterations_to_json(its, o).dump(1) + "\n");
+  write_file(std::filesystem::path(dir) / "mark.json", summary.dump(1) + "\n");
 }
 
-std::string format_iterations_table(const std::vector<MarkResult>& its) {
-  if (its.empty()) return "";
-  const json summary = iterations_to_json(its, MarkOptions{});
+std::string format_iterations_table(const json& summary) {
   std::string out = fmt::format("{:<14}", "test");
-  for (std::size_t k = 0; k < its.size(); ++k) out += fmt::format(" {:>10}", fmt::format("#{}", k + 1));
+  for (std::size_t k = 0; k < summary["iterations"].size(); ++k) out += fmt::format(" {:>10}", fmt::format("#{}", k + 1));
   out += fmt::format(" {:>10} {:>7} {:>23}\n", "mean", "CV %", "run to run 95 %");
   const auto row = [&](const std::string& name, const json& m) {
     std::string line = fmt::format("{:<14}", name);

@@ -23,11 +23,12 @@ std::string format_mark_table(const MarkResult& result);
 // `--iterations N` (N > 1): each iteration is a complete result of its own in DIR/iteration-K/
 // (mark.json with the bootstrap intervals, per-test files), and DIR/mark.json holds every
 // iteration's scores, and per test and for the suite the mean over the iterations with its
-// run-to-run interval (Student t, 95 %) beside each iteration's bootstrap interval.
+// run-to-run interval (Student t, 95 %) beside each iteration's bootstrap interval. The summary
+// is built once (iterations_to_json) and then written, printed (--json) or tabulated.
 nlohmann::json iterations_to_json(const std::vector<MarkResult>& iterations, const MarkOptions& options);
 void write_iteration_outputs(const std::string& dir, const std::vector<MarkResult>& iterations,
-                             const MarkOptions& options);
-std::string format_iterations_table(const std::vector<MarkResult>& iterations);
+                             const MarkOptions& options, const nlohmann::json& summary);
+std::string format_iterations_table(const nlohmann::json& summary);
 
 // What the two intervals of an iterated run are (the table's footer, mark.json's "intervals").
 extern const char* const kRunToRunText;

@@ -77,7 +77,7 @@ TEST(MarkIterations, EachIterationAndTheMeanWithItsRunToRunInterval) {
   EXPECT_EQ(j["suite"]["scores"].size(), 3u);
   EXPECT_TRUE(j["suite"]["lower"].is_number());
   EXPECT_NE(j["intervals"].get<std::string>().find("run to run"), std::string::npos);
-  const std::string table = format_iterations_table(its);
+  const std::string table = format_iterations_table(j);
   EXPECT_NE(table.find("run to run 95 %"), std::string::npos) << table;
   EXPECT_NE(table.find("Suite"), std::string::npos) << table;
   EXPECT_NE(table.find("420.00"), std::string::npos) << table;
