@@ -129,6 +129,13 @@ Derived derive(Stack& stack, nlohmann::json& summary, SessionWrites& writes) {
               "client updates/s ({:.0f}) reached Xvnc's -FrameRate cap ({:g}): client FPS and RTT are bounded by "
               "the cap; raise it with --vnc-frame-rate", ups, cap));
       }
+      // A stock viewer's own work has no timestamp Pictor can tie to an input: say where it went.
+      if (summary.is_object() && proxy.contains("viewer"))
+        summary["adapter_notes"].push_back(fmt::format(
+            "the client played {0}'s window: CS includes {0} taking the input from its display and sending it; "
+            "the proxy's update (wait_proxy, CP), the network and {0}'s decoding, buffering and drawing are the "
+            "remainder, in unattributed_ms (docs/remote.md, \"Stock viewers\")",
+            proxy["viewer"].value("program", "the viewer")));
       writes.json("summary.json", summary);
       report::write_trace(dir.string());
     } catch (const files::WriteError& e) {

@@ -21,6 +21,8 @@ namespace {
 const char* server_role(const std::string& name) {
   if (name == "Xvnc") return resources::role::kXServerProxy;
   if (name == "x11vnc" || name == "pictor-stream-server") return resources::role::kProxy;
+  // A stock viewer and the display it draws on are the client side (adapter vncviewer).
+  if (name == "vncviewer" || name == "client Xvfb") return resources::role::kClient;
   return resources::role::kXServer;  // Xvfb
 }
 

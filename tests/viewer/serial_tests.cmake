@@ -1,0 +1,2 @@
+# Included by CTest after test discovery: timing-sensitive tests run serially.
+set_tests_properties(VncViewer.InputsAreMatchedThroughTheStockViewer PROPERTIES RUN_SERIAL TRUE)
