@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
+#include <functional>
 #include <thread>
 
 #include "client/local_client.h"
@@ -78,8 +79,9 @@ std::optional<ViewerWindow> find_viewer_window(client::XConnection& x, Size desk
 // window, with the app's window located inside it.
 class ViewerClient final : public AdapterClient {
  public:
-  ViewerClient(std::unique_ptr<client::LocalClient> c, nlohmann::json description, Window viewer_window)
-      : client_(std::move(c)), description_(std::move(description)), viewer_window_(viewer_window) {}
+  ViewerClient(std::unique_ptr<client::LocalClient> c, nlohmann::json description, Window viewer_window,
+               std::function<nlohmann::json()> net)
+      : client_(std::move(c)), description_(std::move(description)), viewer_window_(viewer_window), net_(std::move(net)) {}
   client::ClientStats stop() override {
     client::ClientStats s = client_->stop();
     if (!stopped_ && s.window != 0 && s.window != viewer_window_)
@@ -89,12 +91,17 @@ class ViewerClient final : public AdapterClient {
   }
   void finish_inputs() override { client_->finish_inputs(); }
   bool running() const override { return client_->running(); }
-  nlohmann::json describe() const override { return description_; }
+  nlohmann::json describe() const override {
+    nlohmann::json j = description_;
+    j["net"] = net_();
+    return j;
+  }
 
  private:
   std::unique_ptr<client::LocalClient> client_;
   nlohmann::json description_;
   Window viewer_window_;
+  std::function<nlohmann::json()> net_;
   bool stopped_ = false;
 };
 
@@ -193,7 +200,7 @@ class VncViewerAdapter final : public Adapter {
                            {"size", fmt::format("{}x{}", desktop_.width + kClientScreenMargin,
                                                 desktop_.height + kClientScreenMargin)},
                            {"keyboard_auto_repeat", false}};
-    if (relay_) j["net_relay"] = {{"port", relay_->port()}, {"bytes_up", relay_->bytes_up()}, {"bytes_down", relay_->bytes_down()}};
+    if (relay_) j["net_relay_port"] = relay_->port();
     return j;
   }
   std::vector<nlohmann::json> stop(const StopContext& context) override {
@@ -243,7 +250,7 @@ class VncViewerAdapter final : public Adapter {
                      {"display", client_xvfb_->display()},
                      {"viewer_window", window_.id},
                      {"app_in_window", {{"x", app.x}, {"y", app.y}, {"width", app.width}, {"height", app.height}}}};
-    return std::make_unique<ViewerClient>(std::move(c), std::move(d), window_.id);
+    return std::make_unique<ViewerClient>(std::move(c), std::move(d), window_.id, [this] { return net_json(); });
   }
 
  private:
@@ -284,6 +291,16 @@ class VncViewerAdapter final : public Adapter {
                                      desktop_.height, client_xvfb_->display(), kViewerStartTimeoutS, log_)
                        : "vncviewer failed to start (" + st.describe() + (last.empty() ? "" : ": " + last) + "), see " +
                              log_);
+  }
+
+  // run.json `client.adapter.net`, read after the session: what the relay carried between the
+  // viewer and Xvnc (up: viewer → Xvnc).
+  nlohmann::json net_json() const {
+    if (!relay_) return {{"relay", false}};
+    return {{"relay", true},
+            {"bytes_up", relay_->bytes_up()},
+            {"bytes_down", relay_->bytes_down()},
+            {"connections", relay_->connections()}};
   }
 
   // Pictor's RFB client asks for zlib level 1 (client/rfb_encodings.h); the viewer the same.
