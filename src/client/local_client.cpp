@@ -323,7 +323,13 @@ std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& option
     }
   }
 
-  s.window = wait_for_app_window(*s.x, options.window_timeout_s, options.app_running);
+  if (options.window != 0) {
+    const auto info = window_info(*s.x, options.window);
+    if (!info) throw RunError(fmt::format("client: window {:#x} is not mapped on display '{}'", options.window, options.display));
+    s.window = *info;
+  } else {
+    s.window = wait_for_app_window(*s.x, options.window_timeout_s, options.app_running);
+  }
   s.core->stats().window = s.window.id;
   XSelectInput(dpy, s.window.id, StructureNotifyMask);
   s.damage = XDamageCreate(dpy, s.window.id, XDamageReportNonEmpty);

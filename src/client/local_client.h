@@ -38,6 +38,9 @@ struct LocalClientOptions {
   // inputs then land on the app and the marker is read from the app's corner. nullopt: the found
   // window is the app's own.
   std::optional<tag::WindowRect> app_in_window;
+  // Nonzero: the window to drive, found by the caller (a viewer's window), instead of waiting for
+  // the largest top-level one.
+  unsigned long window = 0;
 };
 
 // What the client did; complete once stop() returned.

@@ -22,6 +22,7 @@
 #include "runner/process.h"
 #include "runner/stream_adapter.h"
 #include "runner/viewer_adapter.h"
+#include "runner/xpra_adapter.h"
 #include "stream/stream_options.h"
 #include "runner/xvfb.h"
 
@@ -410,7 +411,8 @@ const std::vector<AdapterInfo>& adapter_infos() {
       info("xvnc", "the app on TigerVNC's Xvnc; Pictor's RFB client connects over loopback"),
       info("x11vnc", "the app on a private Xvfb served by x11vnc; Pictor's RFB client connects over loopback"),
       info("stream", "the app on a private Xvfb, captured and sent as H.264 over RTP by GStreamer (--stream); Pictor's client decodes it"),
-      info("vncviewer", "the app on TigerVNC's Xvnc, shown by TigerVNC's stock vncviewer on a client-side Xvfb; the local client plays the viewer's window")};
+      info("vncviewer", "the app on TigerVNC's Xvnc, shown by TigerVNC's stock vncviewer on a client-side Xvfb; the local client plays the viewer's window"),
+      info("xpra", "the app on a private Xvfb served by the stock xpra server (H.264), shown by `xpra attach` on a client-side Xvfb; the local client plays xpra's window")};
   return infos;
 }
 
@@ -433,7 +435,7 @@ std::string require_adapter_name(std::string_view spec) {
 }
 
 bool is_remote_adapter(std::string_view name) {
-  return name == "xvnc" || name == "x11vnc" || name == "stream" || name == "vncviewer";
+  return name == "xvnc" || name == "x11vnc" || name == "stream" || name == "vncviewer" || name == "xpra";
 }
 
 bool takes_proxy_hook(std::string_view name) { return name == "xvnc" || name == "x11vnc" || name == "vncviewer"; }
@@ -452,6 +454,7 @@ std::unique_ptr<Adapter> start_adapter(std::string_view name, const AdapterOptio
   if (name == "x11vnc") return std::make_unique<X11vncAdapter>(options);
   if (name == "stream") return start_stream_adapter(options);
   if (name == "vncviewer") return start_vncviewer_adapter(options);
+  if (name == "xpra") return start_xpra_adapter(options);
   require_adapter_name(name);  // throws: a name listed but not started above is a bug caught here
   throw UsageError("adapter '" + std::string(name) + "' cannot be started");
 }

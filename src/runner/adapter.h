@@ -111,7 +111,7 @@ class Adapter {
   }
 };
 
-// Starts "local", "xvnc", "x11vnc", "stream" or "vncviewer". Throws UsageError for an unknown name, RunError when a
+// Starts "local", "xvnc", "x11vnc", "stream", "vncviewer" or "xpra". Throws UsageError for an unknown name, RunError when a
 // server is missing or fails to start (with its log named); nothing is left running then.
 std::unique_ptr<Adapter> start_adapter(std::string_view name, const AdapterOptions& options);
 

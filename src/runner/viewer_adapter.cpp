@@ -79,16 +79,9 @@ std::optional<ViewerWindow> find_viewer_window(client::XConnection& x, Size desk
 // window, with the app's window located inside it.
 class ViewerClient final : public AdapterClient {
  public:
-  ViewerClient(std::unique_ptr<client::LocalClient> c, nlohmann::json description, Window viewer_window,
-               std::function<nlohmann::json()> net)
-      : client_(std::move(c)), description_(std::move(description)), viewer_window_(viewer_window), net_(std::move(net)) {}
-  client::ClientStats stop() override {
-    client::ClientStats s = client_->stop();
-    if (!stopped_ && s.window != 0 && s.window != viewer_window_)
-      s.notes.push_back(fmt::format("the local client drove window {:#x}, not vncviewer's {:#x}", s.window, viewer_window_));
-    stopped_ = true;
-    return s;
-  }
+  ViewerClient(std::unique_ptr<client::LocalClient> c, nlohmann::json description, std::function<nlohmann::json()> net)
+      : client_(std::move(c)), description_(std::move(description)), net_(std::move(net)) {}
+  client::ClientStats stop() override { return client_->stop(); }
   void finish_inputs() override { client_->finish_inputs(); }
   bool running() const override { return client_->running(); }
   nlohmann::json describe() const override {
@@ -100,9 +93,7 @@ class ViewerClient final : public AdapterClient {
  private:
   std::unique_ptr<client::LocalClient> client_;
   nlohmann::json description_;
-  Window viewer_window_;
   std::function<nlohmann::json()> net_;
-  bool stopped_ = false;
 };
 
 class VncViewerAdapter final : public Adapter {
@@ -245,12 +236,13 @@ class VncViewerAdapter final : public Adapter {
     co.expect_marker = o.expect_marker;
     co.app_running = o.app_running;
     co.app_in_window = tag::WindowRect{app.x, app.y, app.width, app.height};
+    co.window = window_.id;
     auto c = client::LocalClient::start(co, std::move(driver));
     nlohmann::json d{{"client", "local client (XTest into vncviewer's window, XDamage + MIT-SHM reads of it)"},
                      {"display", client_xvfb_->display()},
                      {"viewer_window", window_.id},
                      {"app_in_window", {{"x", app.x}, {"y", app.y}, {"width", app.width}, {"height", app.height}}}};
-    return std::make_unique<ViewerClient>(std::move(c), std::move(d), window_.id, [this] { return net_json(); });
+    return wrap_viewer_client(std::move(c), std::move(d), [this] { return net_json(); });
   }
 
  private:
@@ -322,6 +314,11 @@ class VncViewerAdapter final : public Adapter {
 };
 
 }  // namespace
+
+std::unique_ptr<AdapterClient> wrap_viewer_client(std::unique_ptr<client::LocalClient> c, nlohmann::json description,
+                                                  std::function<nlohmann::json()> net) {
+  return std::make_unique<ViewerClient>(std::move(c), std::move(description), std::move(net));
+}
 
 std::unique_ptr<Adapter> start_vncviewer_adapter(const AdapterOptions& options) {
   return std::make_unique<VncViewerAdapter>(options);

@@ -3,8 +3,12 @@
 // vncviewer on it connected over loopback; the session's client is the local client on the
 // client display, sending inputs into the viewer's window and reading the marker from it.
 #pragma once
+#include <nlohmann/json.hpp>
+
+#include <functional>
 #include <memory>
 
+#include "client/local_client.h"
 #include "runner/adapter.h"
 
 namespace pictor::runner {
@@ -20,5 +24,11 @@ struct TightLevel {
   int jpeg_quality = 0;
 };
 TightLevel nearest_tight_level(int jpeg_quality);
+
+// The session's client of a stock-viewer adapter (vncviewer, xpra): the local client on the client
+// display; `description` is run.json `client.adapter`, with `net()` (read after the session) as
+// its `net`.
+std::unique_ptr<AdapterClient> wrap_viewer_client(std::unique_ptr<client::LocalClient> c, nlohmann::json description,
+                                                  std::function<nlohmann::json()> net);
 
 }  // namespace pictor::runner
