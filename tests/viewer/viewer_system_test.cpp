@@ -355,12 +355,16 @@ TEST(Xpra, InputsAreMatchedThroughTheStockClient) {
 
 // A key held past X's default repeat delay (660 ms) reaches the app held: one press, and the
 // release only after the client sent it. xpra's server releases a key the client stops repeating;
-// the client display's fast repeat keeps it held (runner/xpra_adapter.cpp).
-TEST(Xpra, AHeldKeyStaysHeld) {
-  SKIP_WITHOUT_XPRA();
-  const std::string dir = fresh_dir("xpra-hold");
-  const auto s = run_session("xpra", dir, {"--driver", "scripted:rate=0.4,hold=1s,keys=Left,seed=3", "builtin:racing",
-                                           "--size", "640x360", "-d", "8s"});
+// the client display's fast repeat keeps it held (runner/xpra_adapter.cpp). vncviewer sends what
+// its display reports: with repeat off there, one press and one release.
+class ViewerHeldKey : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ViewerHeldKey, StaysHeld) {
+  const std::string adapter = GetParam();
+  if (!pictor::find_executable(adapter == "xpra" ? "xpra" : "vncviewer")) GTEST_SKIP() << adapter << " is not installed";
+  const std::string dir = fresh_dir(adapter + "-hold");
+  const auto s = run_session(adapter, dir, {"--driver", "scripted:rate=0.4,hold=1s,keys=Left,seed=3", "builtin:racing",
+                                            "--size", "640x360", "-d", "8s"});
   const int sent = s["inputs"]["sent"].get<int>();
   EXPECT_GE(sent, 2);
   EXPECT_EQ(s["inputs"]["matched"].get<int>(), sent) << s["inputs"].dump();
@@ -370,10 +374,48 @@ TEST(Xpra, AHeldKeyStaysHeld) {
   ASSERT_EQ(sent_rows.size(), read.size());
   for (std::size_t i = 0; i < read.size(); ++i) {
     ASSERT_EQ(read[i][1], sent_rows[i][1]) << "input " << i + 1;
-    // A release xpra made up (the key timed out) reaches the app before the client sent one.
+    // A release made up on the way (the key timed out) reaches the app before the client sent one.
     EXPECT_GE(std::stoll(read[i][3]), std::stoll(sent_rows[i][3])) << read[i][1] << " " << i + 1;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(StockViewers, ViewerHeldKey, ::testing::Values("vncviewer", "xpra"));
+
+// The server killed mid-run is the first cause, not the viewer that lost it: "pictor: SERVER
+// died …", and the viewer's end is told as following it.
+struct ServerKill {
+  std::string adapter, server, viewer;
+};
+void PrintTo(const ServerKill& k, std::ostream* os) { *os << k.adapter << ", kill " << k.server; }
+
+class ViewerServerKilled : public ::testing::TestWithParam<ServerKill> {};
+
+TEST_P(ViewerServerKilled, IsTheFirstCause) {
+  const ServerKill k = GetParam();
+  if (!pictor::find_executable(k.adapter == "xpra" ? "xpra" : "vncviewer")) GTEST_SKIP() << k.adapter << " is not installed";
+  BackgroundViewer bg(k.adapter, fresh_dir(k.adapter + "-server-killed"));
+  ASSERT_GT(bg.pid, 0);
+  const auto running = bg.wait_for_inputs();
+  ASSERT_TRUE(running.is_object()) << "no inputs within 20 s";
+  const int server = pid_named(running, k.server);
+  ASSERT_GT(server, 0) << running["processes"].dump();
+  ASSERT_EQ(::kill(server, SIGKILL), 0);
+  const auto [exit_code, last] = bg.wait_end();
+  EXPECT_EQ(exit_code, 1);
+  EXPECT_EQ(last.rfind("pictor: " + k.server + " died", 0), 0u) << last;
+  const auto run = read_json(bg.dir + "/run.json");
+  const auto it = std::find_if(run["processes"].begin(), run["processes"].end(),
+                               [&](const nlohmann::json& p) { return p["name"] == k.viewer; });
+  ASSERT_NE(it, run["processes"].end()) << run["processes"].dump();
+  EXPECT_NE((*it)["ended"].get<std::string>().find("after " + k.server + " died"), std::string::npos) << it->dump();
+  expect_no_process_left(run);
+  expect_nothing_runs_in(bg.dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(StockViewers, ViewerServerKilled,
+                         ::testing::Values(ServerKill{"vncviewer", "Xvnc", "vncviewer"},
+                                           ServerKill{"xpra", "xpra server", "xpra client"}),
+                         [](const auto& p) { return p.param.adapter; });
 
 TEST(Xpra, ClientKilledMidRunIsItsDeath) {
   SKIP_WITHOUT_XPRA();
