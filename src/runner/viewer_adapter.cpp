@@ -110,8 +110,9 @@ class VncViewerAdapter final : public Adapter {
     try {
       client_xvfb_ = Xvfb::start({o.size.width + kClientScreenMargin, o.size.height + kClientScreenMargin},
                                  client_xvfb_log_, "client Xvfb");
-      // A held key must not auto-repeat on the viewer's display either: vncviewer would send each
-      // repeat to Xvnc as a press, a tracked input the client never sent.
+      // A held key must not auto-repeat on the viewer's display either: vncviewer forwards the
+      // key events its display gives it, so a repeat would reach Xvnc as one more press, a
+      // tracked input the client never sent.
       auto x = client::XConnection::open(client_xvfb_->display());
       XAutoRepeatOff(x->display());
       XSync(x->display(), False);
