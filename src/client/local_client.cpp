@@ -93,6 +93,10 @@ struct LocalClient::State : ClientTransport {
     if (wake_fd >= 0) ::close(wake_fd);
   }
 
+  // The app's window in the found window's pixels (all of it unless options.app_in_window).
+  tag::WindowRect app_rect() const {
+    return options.app_in_window ? *options.app_in_window : tag::WindowRect{0, 0, window.width, window.height};
+  }
   void setup_capture();
   unsigned keycode_for(unsigned keysym);
   void send_motion(const Input& in) override;
@@ -124,22 +128,24 @@ std::string LocalClient::State::window_problem() {
 void LocalClient::State::setup_capture() {
   capture.reset();
   const WindowInfo& w = window;
+  const tag::WindowRect a = app_rect();
   Region r;
   if (core->driver().wants_image()) {
-    // The part of the window on screen: reading outside the screen is a BadMatch.
-    const int x0 = std::max(0, -w.x), y0 = std::max(0, -w.y);
-    const int x1 = std::min(w.width, w.screen_width - w.x), y1 = std::min(w.height, w.screen_height - w.y);
+    // The part of the app on screen: reading outside the screen is a BadMatch.
+    const int x0 = std::max(a.x, -w.x), y0 = std::max(a.y, -w.y);
+    const int x1 = std::min(a.x + a.width, w.screen_width - w.x), y1 = std::min(a.y + a.height, w.screen_height - w.y);
     r = Region{x0, y0, x1 - x0, y1 - y0};
   } else {
-    const tag::PixelPoint m = tag::marker_origin_in_image(w.width, w.height, options.corner);
-    r = Region{m.x, m.y, tag::kMarkerWidth, tag::kMarkerHeight};
+    const tag::PixelPoint m = tag::marker_origin_in_image(a.width, a.height, options.corner);
+    r = Region{a.x + m.x, a.y + m.y, tag::kMarkerWidth, tag::kMarkerHeight};
   }
-  const bool on_screen = w.width >= tag::kMarkerWidth && w.height >= tag::kMarkerHeight &&
-                         r.width > 0 && r.height > 0 && w.x + r.x >= 0 && w.y + r.y >= 0 &&
+  const bool on_screen = a.width >= tag::kMarkerWidth && a.height >= tag::kMarkerHeight &&
+                         r.width > 0 && r.height > 0 && r.x >= 0 && r.y >= 0 && r.x + r.width <= w.width &&
+                         r.y + r.height <= w.height && w.x + r.x >= 0 && w.y + r.y >= 0 &&
                          w.x + r.x + r.width <= w.screen_width && w.y + r.y + r.height <= w.screen_height;
   if (!on_screen) return;  // counted as unreadable updates until the window is back on screen
   capture = std::make_unique<XCapture>(*x, w, r);
-  window_in_capture = tag::WindowRect{-r.x, -r.y, w.width, w.height};
+  window_in_capture = tag::WindowRect{a.x - r.x, a.y - r.y, a.width, a.height};
 }
 
 unsigned LocalClient::State::keycode_for(unsigned keysym) {
@@ -156,16 +162,18 @@ unsigned LocalClient::State::keycode_for(unsigned keysym) {
 
 void LocalClient::State::send_motion(const Input& in) {
   Display* dpy = x->display();
+  const tag::WindowRect a = app_rect();
   if (in.x >= 0 && in.y >= 0)
-    XTestFakeMotionEvent(dpy, DefaultScreen(dpy), window.x + in.x, window.y + in.y, CurrentTime);
+    XTestFakeMotionEvent(dpy, DefaultScreen(dpy), window.x + a.x + in.x, window.y + a.y + in.y, CurrentTime);
   XFlush(dpy);
 }
 
 ClientTransport::Sent LocalClient::State::send_tracked(const Input& in, bool button, bool press) {
   Display* dpy = x->display();
   // The pointer moves first (XTest motion is in screen coordinates).
+  const tag::WindowRect a = app_rect();
   if (in.x >= 0 && in.y >= 0)
-    XTestFakeMotionEvent(dpy, DefaultScreen(dpy), window.x + in.x, window.y + in.y, CurrentTime);
+    XTestFakeMotionEvent(dpy, DefaultScreen(dpy), window.x + a.x + in.x, window.y + a.y + in.y, CurrentTime);
   unsigned detail = in.code;
   if (button) {
     XTestFakeButtonEvent(dpy, in.code, press, CurrentTime);
@@ -316,15 +324,22 @@ std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& option
     }
   }
 
-  s.window = wait_for_app_window(*s.x, options.window_timeout_s, options.app_running);
+  if (options.window != 0) {
+    const auto info = window_info(*s.x, options.window);
+    if (!info) throw RunError(fmt::format("client: window {:#x} is not mapped on display '{}'", options.window, options.display));
+    s.window = *info;
+  } else {
+    s.window = wait_for_app_window(*s.x, options.window_timeout_s, options.app_running);
+  }
   s.core->stats().window = s.window.id;
   XSelectInput(dpy, s.window.id, StructureNotifyMask);
   s.damage = XDamageCreate(dpy, s.window.id, XDamageReportNonEmpty);
   // No window manager gives focus: keys go to the focus window, buttons to the one under the
   // pointer, so both are pointed at the app's window.
   XSetInputFocus(dpy, s.window.id, RevertToPointerRoot, CurrentTime);
-  XTestFakeMotionEvent(dpy, DefaultScreen(dpy), s.window.x + s.window.width / 2,
-                       s.window.y + s.window.height / 2, CurrentTime);
+  const tag::WindowRect app = s.app_rect();
+  XTestFakeMotionEvent(dpy, DefaultScreen(dpy), s.window.x + app.x + app.width / 2,
+                       s.window.y + app.y + app.height / 2, CurrentTime);
   XSync(dpy, False);
   if (std::string e = s.x->take_error(); !e.empty())
     throw RunError("client: setting up the app window on display '" + options.display + "' failed: " + e);

@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "drivers/driver.h"
+#include "tag/marker_decode.h"  // WindowRect
 #include "tag/marker_layout.h"
 
 namespace pictor::client {
@@ -31,6 +33,14 @@ struct LocalClientOptions {
   bool expect_marker = true;
   // Optional: polled while waiting for the window; returning false ends the wait (app died).
   std::function<bool()> app_running;
+  // Where the app's window lies inside the window found on `display`, in that window's pixels,
+  // when the found window is a viewer's showing the remote desktop 1:1 (runner/viewer_adapter.h):
+  // inputs then land on the app and the marker is read from the app's corner. nullopt: the found
+  // window is the app's own.
+  std::optional<tag::WindowRect> app_in_window;
+  // Nonzero: the window to drive, found by the caller (a viewer's window), instead of waiting for
+  // the largest top-level one.
+  unsigned long window = 0;
 };
 
 // What the client did; complete once stop() returned.

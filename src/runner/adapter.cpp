@@ -21,6 +21,8 @@
 #include "runner/container.h"
 #include "runner/process.h"
 #include "runner/stream_adapter.h"
+#include "runner/viewer_adapter.h"
+#include "runner/xpra_adapter.h"
 #include "stream/stream_options.h"
 #include "runner/xvfb.h"
 
@@ -87,9 +89,6 @@ int pick_free_port() {
   return ntohs(a.sin_port);
 }
 
-namespace {
-
-// The first line a program prints for `--version`-style flags, for run.json.
 std::string program_version(std::vector<std::string> argv, const std::string& must_contain) {
   const auto exe = find_executable(argv.front());
   if (!exe) return {};
@@ -106,6 +105,29 @@ std::string program_version(std::vector<std::string> argv, const std::string& mu
   return {};
 }
 
+std::optional<ServerEnd> server_end(Process& p, const std::string& name, const std::string& log) {
+  if (p.running()) return std::nullopt;
+  return ServerEnd{name, log, how_it_ended(p), p.ended_ns(), {}};
+}
+
+std::optional<ServerEnd> first_server_end(std::vector<ServerEnd> ends) {
+  if (ends.empty()) return std::nullopt;
+  std::stable_sort(ends.begin(), ends.end(), [](const ServerEnd& a, const ServerEnd& b) { return a.seen_ns < b.seen_ns; });
+  ServerEnd first = ends.front();
+  for (std::size_t i = 1; i < ends.size(); ++i) first.followed.push_back(ends[i].name);
+  return first;
+}
+
+std::string last_log_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return last;
+}
+
+namespace {
+
 std::map<std::string, std::string> proxy_env(const AdapterOptions& o, const std::string& proxy, int port) {
   std::map<std::string, std::string> env;
   if (o.proxy_hook.empty()) return env;
@@ -119,30 +141,6 @@ std::map<std::string, std::string> proxy_env(const AdapterOptions& o, const std:
   return env;
 }
 
-// A server's end for Adapter::dead(): nullopt while it runs.
-std::optional<ServerEnd> ended(Process& p, const std::string& name, const std::string& log) {
-  if (p.running()) return std::nullopt;
-  return ServerEnd{name, log, how_it_ended(p), p.ended_ns(), {}};
-}
-
-// The first of several servers' ends: the earliest seen. Servers are polled display server first,
-// so of two that died together the display server, which the other needs, is seen first.
-std::optional<ServerEnd> first_end(std::vector<ServerEnd> ends) {
-  if (ends.empty()) return std::nullopt;
-  std::stable_sort(ends.begin(), ends.end(), [](const ServerEnd& a, const ServerEnd& b) { return a.seen_ns < b.seen_ns; });
-  ServerEnd first = ends.front();
-  for (std::size_t i = 1; i < ends.size(); ++i) first.followed.push_back(ends[i].name);
-  return first;
-}
-
-std::string tail_of(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  return last;
-}
-
 class LocalAdapter final : public Adapter {
  public:
   explicit LocalAdapter(const AdapterOptions& o) : log_((fs::path(o.out_dir) / "xvfb.log").string()) {
@@ -152,7 +150,7 @@ class LocalAdapter final : public Adapter {
   std::string display() const override { return xvfb_->display(); }
   std::optional<ServerEnd> dead() override {
     if (stopped_) return std::nullopt;
-    return ended(xvfb_->process(), "Xvfb", log_);
+    return server_end(xvfb_->process(), "Xvfb", log_);
   }
   std::vector<std::string> suspended() const override {
     if (!stopped_ && xvfb_->process().suspended()) return {"Xvfb"};
@@ -199,7 +197,7 @@ class XvncAdapter final : public Adapter {
   std::optional<RfbEndpoint> rfb() const override { return RfbEndpoint{"127.0.0.1", port_}; }
   std::optional<ServerEnd> dead() override {
     if (stopped_) return std::nullopt;
-    return ended(process_, "Xvnc", log_);
+    return server_end(process_, "Xvnc", log_);
   }
   std::vector<std::string> suspended() const override {
     if (!stopped_ && process_.suspended()) return {"Xvnc"};
@@ -269,7 +267,7 @@ class XvncAdapter final : public Adapter {
     ::close(fds[0]);
     if (number.empty() || number.back() != '\n') {
       const auto st = process_.stop(0.5);
-      const std::string last = tail_of(log_);
+      const std::string last = last_log_line(log_);
       return "Xvnc failed to start (" + st.describe() + (last.empty() ? "" : ": " + last) + "), see " + log_;
     }
     number.pop_back();
@@ -316,9 +314,9 @@ class X11vncAdapter final : public Adapter {
     if (stopped_) return std::nullopt;
     // The display server first: x11vnc dies when its Xvfb does, never the other way round.
     std::vector<ServerEnd> ends;
-    if (auto e = ended(xvfb_->process(), "Xvfb", xvfb_log_)) ends.push_back(*e);
-    if (auto e = ended(process_, "x11vnc", log_)) ends.push_back(*e);
-    return first_end(std::move(ends));
+    if (auto e = server_end(xvfb_->process(), "Xvfb", xvfb_log_)) ends.push_back(*e);
+    if (auto e = server_end(process_, "x11vnc", log_)) ends.push_back(*e);
+    return first_server_end(std::move(ends));
   }
   std::vector<std::string> suspended() const override {
     std::vector<std::string> out;
@@ -386,7 +384,7 @@ class X11vncAdapter final : public Adapter {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     const auto st = process_.stop(0.5);
-    const std::string last = tail_of(log_);
+    const std::string last = last_log_line(log_);
     return "x11vnc failed to start (" + st.describe() + (last.empty() ? "" : ": " + last) + "), see " + log_;
   }
 
@@ -412,7 +410,9 @@ const std::vector<AdapterInfo>& adapter_infos() {
       info("local", "the app on a private Xvfb; the client reads the display itself"),
       info("xvnc", "the app on TigerVNC's Xvnc; Pictor's RFB client connects over loopback"),
       info("x11vnc", "the app on a private Xvfb served by x11vnc; Pictor's RFB client connects over loopback"),
-       info("stream", "the app on a private Xvfb, captured and sent as H.264 over RTP by GStreamer (--stream); Pictor's client decodes it")};
+      info("stream", "the app on a private Xvfb, captured and sent as H.264 over RTP by GStreamer (--stream); Pictor's client decodes it"),
+      info("vncviewer", "the app on TigerVNC's Xvnc, shown by TigerVNC's stock vncviewer on a client-side Xvfb; the local client plays the viewer's window"),
+      info("xpra", "the app on a private Xvfb served by the stock xpra server (H.264), shown by `xpra attach` on a client-side Xvfb; the local client plays xpra's window")};
   return infos;
 }
 
@@ -434,9 +434,11 @@ std::string require_adapter_name(std::string_view spec) {
   throw UsageError("unknown adapter '" + name + "' (known: " + known + ")");
 }
 
-bool is_remote_adapter(std::string_view name) { return name == "xvnc" || name == "x11vnc" || name == "stream"; }
+bool is_remote_adapter(std::string_view name) {
+  return name == "xvnc" || name == "x11vnc" || name == "stream" || name == "vncviewer" || name == "xpra";
+}
 
-bool takes_proxy_hook(std::string_view name) { return name == "xvnc" || name == "x11vnc"; }
+bool takes_proxy_hook(std::string_view name) { return name == "xvnc" || name == "x11vnc" || name == "vncviewer"; }
 
 void check_adapter_options(std::string_view name, const std::string& stream_options) {
   if (name == "stream") {
@@ -451,6 +453,8 @@ std::unique_ptr<Adapter> start_adapter(std::string_view name, const AdapterOptio
   if (name == "xvnc") return std::make_unique<XvncAdapter>(options);
   if (name == "x11vnc") return std::make_unique<X11vncAdapter>(options);
   if (name == "stream") return start_stream_adapter(options);
+  if (name == "vncviewer") return start_vncviewer_adapter(options);
+  if (name == "xpra") return start_xpra_adapter(options);
   require_adapter_name(name);  // throws: a name listed but not started above is a bug caught here
   throw UsageError("adapter '" + std::string(name) + "' cannot be started");
 }

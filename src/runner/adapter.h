@@ -36,6 +36,9 @@ struct AdapterOptions {
   std::string net_backend = "relay";
   // --container: the servers run inside it, listening on its published port (xvnc only).
   const Container* container = nullptr;
+  // The JPEG quality the client asks for (--vnc-quality); a stock viewer (vncviewer) is given the
+  // Tight quality level nearest to it.
+  int vnc_quality = 80;
 };
 
 // The client of an adapter that brings its own (stream), as the session drives it.
@@ -108,7 +111,7 @@ class Adapter {
   }
 };
 
-// Starts "local", "xvnc" or "x11vnc". Throws UsageError for an unknown name, RunError when a
+// Starts "local", "xvnc", "x11vnc", "stream", "vncviewer" or "xpra". Throws UsageError for an unknown name, RunError when a
 // server is missing or fails to start (with its log named); nothing is left running then.
 std::unique_ptr<Adapter> start_adapter(std::string_view name, const AdapterOptions& options);
 
@@ -145,5 +148,17 @@ std::string how_it_ended(const Process& p);
 
 // A TCP port on 127.0.0.1 that was free a moment ago (bind to port 0, read, close).
 int pick_free_port();
+
+// Shared by the adapters' files:
+// The first line `argv` prints that contains `must_contain` (a --version banner), for run.json;
+// empty when the program is missing or prints no such line.
+std::string program_version(std::vector<std::string> argv, const std::string& must_contain);
+// The last non-empty line of a server's log, for the one-line error of a failed start.
+std::string last_log_line(const std::string& path);
+// A server's end for Adapter::dead(): nullopt while it runs.
+std::optional<ServerEnd> server_end(Process& p, const std::string& name, const std::string& log);
+// The first of several servers' ends: the earliest seen (poll the display server first, so of
+// two that died together the one the other needs is first), the rest in `followed`.
+std::optional<ServerEnd> first_server_end(std::vector<ServerEnd> ends);
 
 }  // namespace pictor::runner

@@ -129,6 +129,23 @@ Derived derive(Stack& stack, nlohmann::json& summary, SessionWrites& writes) {
               "client updates/s ({:.0f}) reached Xvnc's -FrameRate cap ({:g}): client FPS and RTT are bounded by "
               "the cap; raise it with --vnc-frame-rate", ups, cap));
       }
+      // A stock viewer's own work has no timestamp Pictor can tie to an input: say where it went.
+      if (summary.is_object() && proxy.contains("viewer")) {
+        const std::string viewer = proxy["viewer"].value("program", "the viewer");
+        summary["adapter_notes"].push_back(
+            proxy.value("proxy_hook", false)
+                ? fmt::format("the client played {0}'s window: CS includes {0} taking the input from its display and "
+                              "sending it; the proxy's update (wait_proxy, CP), the network and {0}'s decoding, "
+                              "buffering and drawing are the remainder, in unattributed_ms (docs/remote.md, \"Stock "
+                              "viewers\")",
+                              viewer)
+                : fmt::format("the client played {0}'s window, and no hook times the proxy: CS and SP are not "
+                              "measured (the input's way through {0}, the socket and the server's injection lies in "
+                              "wait_app_ms and PS_ms, sent to the app's read), and SS_ms is the remainder from the "
+                              "app's swap to the marker read in {0}'s window: the server's capture and encoding, the "
+                              "socket, {0}'s decoding and drawing (docs/remote.md, \"Stock viewers\")",
+                              viewer));
+      }
       writes.json("summary.json", summary);
       report::write_trace(dir.string());
     } catch (const files::WriteError& e) {

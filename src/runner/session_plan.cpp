@@ -54,7 +54,7 @@ SessionPlan plan_session(const RunOptions& options) {
   if (!options.net.empty()) {
     plan.net_spec = net::parse_net_spec(options.net);
     if (!plan.remote)
-      throw UsageError("--net needs a remote adapter (--adapter xvnc, x11vnc or stream): the local client has no network");
+      throw UsageError("--net needs a remote adapter (--adapter xvnc, x11vnc, stream, vncviewer or xpra): the local client has no network");
   }
   if (options.net_backend != "relay" && options.net_backend != "netem")
     throw UsageError("unknown --net-backend '" + options.net_backend + "' (known: relay, netem)");

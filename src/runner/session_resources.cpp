@@ -20,7 +20,9 @@ namespace {
 // The role of an adapter's server, by the name Adapter::running_processes gives it.
 const char* server_role(const std::string& name) {
   if (name == "Xvnc") return resources::role::kXServerProxy;
-  if (name == "x11vnc" || name == "pictor-stream-server") return resources::role::kProxy;
+  if (name == "x11vnc" || name == "pictor-stream-server" || name == "xpra server") return resources::role::kProxy;
+  // A stock viewer and the display it draws on are the client side (adapters vncviewer, xpra).
+  if (name == "vncviewer" || name == "xpra client" || name == "client Xvfb") return resources::role::kClient;
   return resources::role::kXServer;  // Xvfb
 }
 

@@ -109,6 +109,7 @@ void Stack::start(Progress& progress, const std::function<void(Stack&)>& on_app)
   ao.stream = o.stream;
   ao.net = plan_.net_spec;
   ao.net_backend = o.net_backend;
+  ao.vnc_quality = o.vnc_quality;
   if (!o.container.engine.empty()) {
     // One container per stack, named after Pictor and the stack's directory so a leftover says
     // whose it is; the client stays outside and reaches it through the published port.

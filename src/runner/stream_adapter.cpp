@@ -47,14 +47,6 @@ std::string find_stream_server() {
   throw RunError("pictor-stream-server not found next to pictor (looked in " + self.string() + ")");
 }
 
-std::string last_log_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  return last;
-}
-
 class StreamClientHandle final : public AdapterClient {
  public:
   StreamClientHandle(std::unique_ptr<stream::StreamClient> c, std::function<nlohmann::json()> net)

@@ -11,7 +11,7 @@
 
 namespace pictor::runner {
 
-std::unique_ptr<Xvfb> Xvfb::start(Size screen, const std::string& log_path) {
+std::unique_ptr<Xvfb> Xvfb::start(Size screen, const std::string& log_path, const std::string& name) {
   if (!find_executable("Xvfb"))
     throw RunError("Xvfb not found (install the 'xvfb' package: make setup)");
   int fds[2];
@@ -21,6 +21,7 @@ std::unique_ptr<Xvfb> Xvfb::start(Size screen, const std::string& log_path) {
                std::to_string(screen.width) + "x" + std::to_string(screen.height) + "x24",
                "-nolisten", "tcp", "-noreset", "+extension", "GLX"};
   opts.keep_fd = fds[1];
+  opts.name = name;
   opts.stdout_path = log_path;
   opts.stderr_path = log_path;
   std::unique_ptr<Xvfb> x(new Xvfb());
@@ -44,7 +45,7 @@ std::unique_ptr<Xvfb> Xvfb::start(Size screen, const std::string& log_path) {
   ::close(fds[0]);
   if (number.empty() || number.back() != '\n') {
     const auto st = x->process_.stop(0.5);
-    throw RunError("Xvfb failed to start (" + st.describe() + ")" +
+    throw RunError((name.empty() ? "Xvfb" : name) + " failed to start (" + st.describe() + ")" +
                    (log_path.empty() ? "" : ", see " + log_path));
   }
   number.pop_back();

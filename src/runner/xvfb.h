@@ -13,7 +13,8 @@ class Xvfb {
  public:
   // Starts Xvfb with one screen of the given size (depth 24) and waits until it accepts
   // connections; throws pictor::RunError naming the cause (Xvfb missing, failed to start).
-  static std::unique_ptr<Xvfb> start(Size screen, const std::string& log_path = "");
+  // `name`: the process's name in run.json and messages (default "Xvfb"; a viewer's "client Xvfb").
+  static std::unique_ptr<Xvfb> start(Size screen, const std::string& log_path = "", const std::string& name = "");
   ~Xvfb();
   const std::string& display() const { return display_; }  // e.g. ":7"
   Process& process() { return process_; }

@@ -1,0 +1,34 @@
+// `--adapter vncviewer` (docs/remote.md, "Stock viewers"): TigerVNC's Xvnc for the app (as
+// `--adapter xvnc`, proxy hook preloaded), a second, client-side Xvfb, and TigerVNC's stock
+// vncviewer on it connected over loopback; the session's client is the local client on the
+// client display, sending inputs into the viewer's window and reading the marker from it.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+
+#include "client/local_client.h"
+#include "runner/adapter.h"
+
+namespace pictor::runner {
+
+// Throws RunError when vncviewer (or Xvnc, Xvfb) is missing or fails to start, naming its log;
+// nothing is left running then.
+std::unique_ptr<Adapter> start_vncviewer_adapter(const AdapterOptions& options);
+
+// The TigerVNC Tight quality level (0..9) whose JPEG quality is nearest to `jpeg_quality`
+// (1..100), and that quality: TigerVNC's levels are 15 29 41 42 62 77 79 86 92 100.
+struct TightLevel {
+  int level = 0;
+  int jpeg_quality = 0;
+};
+TightLevel nearest_tight_level(int jpeg_quality);
+
+// The session's client of a stock-viewer adapter (vncviewer, xpra): the local client on the client
+// display; `description` is run.json `client.adapter`, with `net()` (read after the session) as
+// its `net`.
+std::unique_ptr<AdapterClient> wrap_viewer_client(std::unique_ptr<client::LocalClient> c, nlohmann::json description,
+                                                  std::function<nlohmann::json()> net);
+
+}  // namespace pictor::runner
