@@ -26,9 +26,6 @@ PACKAGES=(
   valgrind
   # remote rendering: the VNC proxies Pictor drives, and libvncclient for its RFB client
   tigervnc-standalone-server x11vnc libvncserver-dev
-  # stock viewers measured as a user sees them (docs/remote.md): --adapter vncviewer, and
-  # --adapter xpra (xpra 3.1 needs Pillow, and PyGObject's cairo bridge to paint its windows)
-  tigervnc-viewer xpra python3-pil python3-gi-cairo
   # the stream adapter (docs/streaming.md): GStreamer to build against, and the elements it runs
   # (ximagesrc: -x; x264enc: -ugly; RTP, udpsink, rtpstreampay: -good; avdec_h264: -libav)
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good
@@ -57,6 +54,10 @@ TEST_PACKAGES=(
   # the container test runs a stack in a real podman container (runc: crun refuses this kind of
   # machine's hybrid cgroups; slirp4netns: the container's network, reached only through its port)
   podman runc slirp4netns
+  # the stock-viewer adapters and their tests (docs/remote.md): --adapter vncviewer, and
+  # --adapter xpra (xpra 3.1 needs Pillow, and PyGObject's cairo bridge to paint its windows);
+  # like podman, optional stacks: the demo does not use them
+  tigervnc-viewer xpra python3-pil python3-gi-cairo
 )
 if [ "${1:-}" = "--tests" ]; then
   PACKAGES+=("${TEST_PACKAGES[@]}")

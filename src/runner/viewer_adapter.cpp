@@ -105,7 +105,7 @@ class VncViewerAdapter final : public Adapter {
         home_((fs::absolute(o.out_dir) / "vncviewer-home").string()),
         level_(nearest_tight_level(o.vnc_quality)) {
     if (!find_executable("vncviewer"))
-      throw RunError("vncviewer not found (install the 'tigervnc-viewer' package: make setup)");
+      throw RunError("vncviewer not found (install the 'tigervnc-viewer' package: scripts/setup.sh --tests)");
     server_ = start_adapter("xvnc", o);
     try {
       client_xvfb_ = Xvfb::start({o.size.width + kClientScreenMargin, o.size.height + kClientScreenMargin},

@@ -147,7 +147,9 @@ class XpraAdapter final : public Adapter {
         client_log_((fs::path(o.out_dir) / "xpra_client.log").string()),
         home_((fs::absolute(o.out_dir) / "xpra-home").string()) {
     const auto xpra = find_executable("xpra");
-    if (!xpra) throw RunError("xpra not found (install the 'xpra' and 'python3-pil' packages: make setup)");
+    if (!xpra)
+      throw RunError("xpra not found (install the 'xpra', 'python3-pil' and 'python3-gi-cairo' packages: "
+                     "scripts/setup.sh --tests)");
     python_dir_ = interpreter_dir(*xpra);
     xvfb_ = Xvfb::start(o.size, xvfb_log_);
     try {
