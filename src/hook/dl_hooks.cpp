@@ -5,7 +5,9 @@
 
 using namespace pictor::hook;
 
-extern "C" __attribute__((visibility("default"))) void* dlsym(void* handle, const char* name) {
+// The sanitizer runtime calls this with RTLD_NEXT during its own start-up: nothing on that path
+// is instrumented (PICTOR_UNINSTRUMENTED).
+extern "C" __attribute__((visibility("default"))) PICTOR_UNINSTRUMENTED void* dlsym(void* handle, const char* name) {
   void* found = real_dlsym(handle, name);
   if (!found || handle == RTLD_NEXT) return found;
   if (void* h = hook_for(name)) {

@@ -1,5 +1,7 @@
 #include "hook/real.h"
 
+#include <dlfcn.h>
+
 #include <cstring>
 
 #include "hook/hooks.h"
@@ -8,14 +10,28 @@
 
 namespace pictor::hook {
 
+namespace {
+
+using DlsymFn = void* (*)(void*, const char*);
+DlsymFn g_real_dlsym = nullptr;  // read and written with the compiler's atomics, never out of line
+
+// glibc ≥ 2.34 versions dlsym as GLIBC_2.34; older ones as GLIBC_2.2.5 (x86-64).
+PICTOR_UNINSTRUMENTED DlsymFn find_real_dlsym() noexcept {
+  if (void* p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34")) return reinterpret_cast<DlsymFn>(p);
+  return reinterpret_cast<DlsymFn>(dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5"));
+}
+
+}  // namespace
+
+// No function-local static (its guard), no array on the stack and no library call that may stay
+// out of line (std::atomic's members): see PICTOR_UNINSTRUMENTED.
+// Two threads that race here both find the same function.
 void* real_dlsym(void* handle, const char* name) noexcept {
-  using DlsymFn = void* (*)(void*, const char*);
-  static DlsymFn fn = [] {
-    // glibc ≥ 2.34 versions dlsym as GLIBC_2.34; older ones as GLIBC_2.2.5 (x86-64).
-    for (const char* version : {"GLIBC_2.34", "GLIBC_2.2.5"})
-      if (void* p = dlvsym(RTLD_NEXT, "dlsym", version)) return reinterpret_cast<DlsymFn>(p);
-    return static_cast<DlsymFn>(nullptr);
-  }();
+  DlsymFn fn = __atomic_load_n(&g_real_dlsym, __ATOMIC_ACQUIRE);
+  if (!fn) {
+    fn = find_real_dlsym();
+    __atomic_store_n(&g_real_dlsym, fn, __ATOMIC_RELEASE);
+  }
   return fn ? fn(handle, name) : nullptr;
 }
 

@@ -14,8 +14,14 @@ enum class Api : std::uint8_t { glx, egl };
 // A GL entry point through the real GetProcAddress of the context's API (null when absent).
 void* gl_proc(Api api, const char* name) noexcept;
 
+// Code that runs inside the sanitizer runtime's own start-up in the sanitizer build
+// (-DPICTOR_SANITIZE=ON): ASan's interceptors look their targets up with dlsym(RTLD_NEXT, ...)
+// before its shadow memory exists, and our dlsym answers them. Instrumented code there
+// touches that shadow and crashes the process before main, so this path is left uninstrumented.
+#define PICTOR_UNINSTRUMENTED __attribute__((no_sanitize("address", "undefined")))
+
 // dlsym as libc provides it (our own dlsym is interposed).
-void* real_dlsym(void* handle, const char* name) noexcept;
+PICTOR_UNINSTRUMENTED void* real_dlsym(void* handle, const char* name) noexcept;
 
 // decltype(&::dlsym) carries glibc's nonnull attributes, which templates ignore: harmless here.
 #pragma GCC diagnostic push
