@@ -7,9 +7,11 @@
 #include <filesystem>
 #include <istream>
 #include <map>
-#include <regex>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "core/error.h"
 #include "core/files.h"
@@ -65,6 +67,23 @@ bool is_env_name(const std::string& s) {
          std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
 }
 
+// "X%xY%" with one to three digits each, as the two numbers; nullopt for anything else.
+std::optional<std::pair<int, int>> percent_pair(std::string_view s) {
+  const auto number = [&s](int& value) {
+    std::size_t n = 0;
+    value = 0;
+    while (n < s.size() && n < 4 && s[n] >= '0' && s[n] <= '9') value = value * 10 + (s[n++] - '0');
+    if (n == 0 || n > 3 || n >= s.size() || s[n] != '%') return false;
+    s.remove_prefix(n + 1);
+    return true;
+  };
+  int x = 0, y = 0;
+  if (!number(x) || s.empty() || s.front() != 'x') return std::nullopt;
+  s.remove_prefix(1);
+  if (!number(y) || !s.empty()) return std::nullopt;
+  return std::pair{x, y};
+}
+
 // Fields and whether they may be given more than once.
 const std::map<std::string, bool> kFields = {
     {"name", false},          {"description", false},  {"package", false},  {"command", false},
@@ -90,11 +109,10 @@ StartupStep parse_step(const std::string& text) {
     s.seconds = parse_duration_s(arg);
   } else if (kind == "click" && !arg.empty()) {
     s.kind = StartupStep::Kind::click;
-    std::smatch m;
-    if (std::regex_match(arg, m, std::regex("([0-9]{1,3})%x([0-9]{1,3})%"))) {
+    if (const auto percent = percent_pair(arg)) {
       s.percent = true;
-      s.x = std::stoi(m[1]);
-      s.y = std::stoi(m[2]);
+      s.x = percent->first;
+      s.y = percent->second;
       if (s.x > 100 || s.y > 100) throw UsageError("startup step '" + text + "': per cent above 100");
     } else {
       const Size at = parse_size(arg);

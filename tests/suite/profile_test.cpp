@@ -112,6 +112,9 @@ TEST(Profile, ErrorsNameFileLineAndCause) {
   EXPECT_EQ(error_of(kGood + "startup = press:Return\n"),
             "demo.profile:21: bad startup step 'press:Return' (expected key:NAME, click:XxY, click:X%xY% or "
             "wait:DURATION)");
+  EXPECT_EQ(error_of(kGood + "startup = click:101%x5%\n"), "demo.profile:21: startup step 'click:101%x5%': per cent above 100");
+  for (const char* bad : {"click:1000%x5%", "click:5%x", "click:%x5%", "click:5%x5", "click:5%x5%%"})
+    EXPECT_NE(error_of(kGood + "startup = " + bad + "\n").find("demo.profile:21: "), std::string::npos) << bad;
   EXPECT_NE(error_of(base_without("inputs") + "inputs = Left|NoSuchKey\n").find("demo.profile:20: "), std::string::npos);
   EXPECT_NE(error_of(base_without("startup_wait") + "startup_wait = soon\n").find("demo.profile:20: "),
             std::string::npos);
