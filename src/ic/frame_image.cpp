@@ -60,10 +60,18 @@ void resolve(void* lib, F& f, const char* name, const char* version, std::string
   f = reinterpret_cast<F>(p);
 }
 
+// ASan refuses RTLD_DEEPBIND (it would bind libturbojpeg's malloc past the sanitizer's): the
+// sanitizer build loads it without, and its tests show whether libvncclient's symbols then intrude.
+#ifdef PICTOR_SANITIZER_RUNTIME
+constexpr int kDeepBind = 0;
+#else
+constexpr int kDeepBind = RTLD_DEEPBIND;
+#endif
+
 const TurboJpeg& turbojpeg() {
   static const TurboJpeg tj = [] {
     TurboJpeg t;
-    void* lib = dlopen("libturbojpeg.so.0", RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    void* lib = dlopen("libturbojpeg.so.0", RTLD_NOW | RTLD_LOCAL | kDeepBind);
     if (!lib) {
       t.failure = std::string("cannot load libturbojpeg.so.0: ") + dlerror();
       return t;

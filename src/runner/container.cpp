@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cstdlib>
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
@@ -214,6 +215,13 @@ Process Container::spawn(SpawnOptions options) const {
   std::vector<std::string> rest{"exec", "--env", marker};
   for (const auto& [k, v] : options.env)
     if (!v.empty()) rest.insert(rest.end(), {"--env", k + "=" + v});
+#ifdef PICTOR_SANITIZER_RUNTIME
+  // The sanitizer build: the runtime's settings reach the servers inside as they reach the ones
+  // outside (podman exec starts from the container's own environment).
+  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"})
+    if (const char* v = std::getenv(name); v && *v && !options.env.count(name))
+      rest.insert(rest.end(), {"--env", std::string(name) + "=" + v});
+#endif
   if (options.keep_fd >= 0) {
     options.keep_fd_as = 3;
     rest.insert(rest.end(), {"--preserve-fds", "1"});
