@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -193,6 +194,26 @@ nlohmann::json rtt_summary(const RttTimeline& t, std::span<const MatchedInput> i
                              ? nlohmann::json(t.frames.size() - std::min(t.frames.size(), distinct.size()))
                              : nlohmann::json();
   frames["merges"] = distinct.empty() ? nlohmann::json() : nlohmann::json(merges);
+  // The app's frame rate over the frames the client saw, first to last: fps_client's yardstick.
+  // The session's fps_avg covers the app's whole run (its slow start too), a span the client
+  // never watched.
+  frames["app_fps_same_span"] = nullptr;
+  if (distinct.size() >= 2 && !t.frames.empty()) {
+    const auto swap_of = [&](std::uint64_t n) -> std::optional<std::int64_t> {
+      const auto it = std::lower_bound(t.frames.begin(), t.frames.end(), n,
+                                       [](const AppFrame& f, std::uint64_t v) { return f.frame < v; });
+      if (it == t.frames.end() || it->frame != n) return std::nullopt;
+      return it->swap_ns;
+    };
+    const auto a = swap_of(*distinct.begin());
+    const auto b = swap_of(*distinct.rbegin());
+    if (a && b && *b > *a)
+      frames["app_fps_same_span"] = static_cast<double>(*distinct.rbegin() - *distinct.begin()) /
+                                    (static_cast<double>(*b - *a) / 1e9);
+    else
+      notes.push_back("client_frames.app_fps_same_span unknown: the app's record lacks the first "
+                      "or last frame the client saw");
+  }
   out["client_frames"] = frames;
   if (t.have_updates) {
     // Every FramebufferUpdate counts, whether or not its pixels carried a readable marker.
