@@ -55,6 +55,7 @@ struct AdapterClientOptions {
   std::string out_dir;
   bool expect_marker = true;
   std::function<bool()> app_running;
+  double window_timeout_s = 10.0;  // RunOptions::window_timeout_s
 };
 
 // Xvnc's own default is 60 updates/s, which would bound every client FPS and add up to 16.7 ms of

@@ -39,6 +39,9 @@ struct RunOptions {
   // The display/proxy stack (DESIGN §3): "local" (Xvfb, local client), "xvnc" (TigerVNC's Xvnc),
   // "x11vnc" (Xvfb + x11vnc); the VNC adapters use Pictor's RFB client.
   std::string adapter = "local";
+  // Longest wait for the app to map its window before the client gives up: 10 s for a builtin, a
+  // profile's startup_timeout for a real game (which may take longer to load).
+  double window_timeout_s = 10.0;
   // Emulated network between the RFB client and the proxy ("delay=20ms,rate=50mbit"; empty: none).
   std::string net;
   // How `net` is emulated: "relay" (Pictor's user-space TCP relay, no privileges) or "netem" (the

@@ -173,7 +173,7 @@ void Stack::start_client(const std::optional<RfbEndpoint>& served) {
   const RunOptions& o = plan_.options;
   Process* app = &*app_;
   if (adapter_->has_own_client()) {
-    client_ = wrap_client(adapter_->start_client({dir_.string(), o.marker, [app] { return app->running(); }}, std::move(plan_.driver)));
+    client_ = wrap_client(adapter_->start_client({dir_.string(), o.marker, [app] { return app->running(); }, o.window_timeout_s}, std::move(plan_.driver)));
     return;
   }
   if (!plan_.remote) {
@@ -182,13 +182,14 @@ void Stack::start_client(const std::optional<RfbEndpoint>& served) {
     co.out_dir = dir_.string();
     co.app_running = [app] { return app->running(); };
     co.expect_marker = o.marker;
+    co.window_timeout_s = o.window_timeout_s;
     client_ = wrap_client(client::LocalClient::start(co, std::move(plan_.driver)));
     return;
   }
   // The client is remote: it finds the app's window in the framebuffer through the geometry
   // the X server reports (a thin client would be told by the server side).
   auto x = client::XConnection::open(adapter_->display());
-  const client::WindowInfo w = client::wait_for_app_window(*x, 10.0, [app] { return app->running(); });
+  const client::WindowInfo w = client::wait_for_app_window(*x, o.window_timeout_s, [app] { return app->running(); });
   x.reset();
   run_["window"] = {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}};
   int port = served->port;

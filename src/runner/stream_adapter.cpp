@@ -144,7 +144,7 @@ class StreamAdapter final : public Adapter {
                                               std::unique_ptr<drivers::Driver> driver) override {
     // The app's window on the server's screen is where it lies in the video (ximagesrc takes the root).
     auto x = client::XConnection::open(display());
-    const client::WindowInfo w = client::wait_for_app_window(*x, 10.0, o.app_running);
+    const client::WindowInfo w = client::wait_for_app_window(*x, o.window_timeout_s, o.app_running);
     x.reset();
     stream::StreamClientOptions co;
     co.out_dir = o.out_dir;

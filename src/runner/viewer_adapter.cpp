@@ -229,7 +229,7 @@ class VncViewerAdapter final : public Adapter {
     // The viewer shows Xvnc's desktop 1:1 from its window's corner: the app's window lies in it
     // where it lies on Xvnc's screen.
     auto x = client::XConnection::open(display());
-    const client::WindowInfo app = client::wait_for_app_window(*x, 10.0, o.app_running);
+    const client::WindowInfo app = client::wait_for_app_window(*x, o.window_timeout_s, o.app_running);
     x.reset();
     client::LocalClientOptions co;
     co.display = client_xvfb_->display();

@@ -5,6 +5,7 @@
 #include <X11/Xutil.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -29,7 +30,8 @@ namespace {
 
 // xpra (Python) takes 2-3 s to start its server or to attach on an idle machine.
 constexpr double kXpraStartTimeoutS = 40.0;
-constexpr double kWindowTimeoutS = 15.0;
+// xpra forwards a window some seconds after the app maps it: never wait less than this.
+constexpr double kMinWindowTimeoutS = 15.0;
 // The client display's key repeat (see the constructor).
 constexpr unsigned kClientRepeatDelayMs = 100, kClientRepeatIntervalMs = 30;
 
@@ -270,10 +272,11 @@ class XpraAdapter final : public Adapter {
 
   std::unique_ptr<AdapterClient> start_client(const AdapterClientOptions& o,
                                               std::unique_ptr<drivers::Driver> driver) override {
-    const FoundWindow app = wait_for("the app's window under xpra on " + display(), display(), o.app_running,
+    const double timeout_s = std::max(o.window_timeout_s, kMinWindowTimeoutS);
+    const FoundWindow app = wait_for("the app's window under xpra on " + display(), display(), timeout_s, o.app_running,
                                      [](client::XConnection& x) { return app_window_under_xpra(x); });
     const FoundWindow shown =
-        wait_for("xpra's window of the app on " + client_xvfb_->display(), client_xvfb_->display(), o.app_running,
+        wait_for("xpra's window of the app on " + client_xvfb_->display(), client_xvfb_->display(), timeout_s, o.app_running,
                  [&](client::XConnection& x) { return xpra_client_window(x, app); });
     client::LocalClientOptions co;
     co.display = client_xvfb_->display();
@@ -377,17 +380,18 @@ class XpraAdapter final : public Adapter {
                    client_log_);
   }
 
-  // Polls `find` on `display` every 20 ms for kWindowTimeoutS; throws RunError naming `what`.
-  static FoundWindow wait_for(const std::string& what, const std::string& display, const std::function<bool()>& app_running,
+  // Polls `find` on `display` every 20 ms for timeout_s; throws RunError naming `what`.
+  static FoundWindow wait_for(const std::string& what, const std::string& display, double timeout_s,
+                              const std::function<bool()>& app_running,
                               const std::function<std::optional<FoundWindow>(client::XConnection&)>& find) {
     auto x = client::XConnection::open(display);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(kWindowTimeoutS);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
     for (;;) {
       if (auto w = find(*x)) return *w;
       if (x->lost()) throw RunError("client: lost the connection to X display '" + display + "'");
       if (app_running && !app_running()) throw RunError("client: the app exited before " + what + " appeared");
       if (std::chrono::steady_clock::now() >= deadline)
-        throw RunError(fmt::format("client: no {} within {:g} s", what, kWindowTimeoutS));
+        throw RunError(fmt::format("client: no {} within {:g} s", what, timeout_s));
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }

@@ -69,6 +69,7 @@ void apply_profile_target(const std::string& name_or_path, runner::RunOptions& o
     throw UsageError("'" + p.command[0] + "' is not installed (scripts/install-games.sh " + p.name + ")");
   o.builtin.clear();
   o.command = profile_command(path, o.size);
+  o.window_timeout_s = p.startup_timeout_s;
 }
 
 runner::RunOptions session_options(const Benchmark& b, bool quick, const std::string& dir) {
@@ -83,6 +84,7 @@ runner::RunOptions session_options(const Benchmark& b, bool quick, const std::st
     if (!b.duration_given && !quick) o.duration_s = p.duration_s;
     // The game loads first; play is measured after it (launch.json says when play started).
     o.duration_s += p.load_time_s;
+    o.window_timeout_s = p.startup_timeout_s;
     o.command = profile_command(find_profile(b.target()), b.size);
   } else {
     o.builtin = b.target();
