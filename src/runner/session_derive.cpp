@@ -9,6 +9,7 @@
 #include "analysis/session_schema.h"
 #include "analysis/summary.h"
 #include "core/files.h"
+#include "core/json_util.h"
 #include "core/time_text.h"
 #include "report/frametime_graph.h"
 #include "report/html/report.h"
@@ -205,7 +206,7 @@ std::string verdict(const Stack& stack, const Derived& d, const nlohmann::json& 
 }  // namespace
 
 void write_run_json(const fs::path& dir, const nlohmann::json& run) {
-  files::write_file(dir / "run.json", run.dump(2) + "\n", kRunJsonWrite);
+  write_json_file(dir / "run.json", run, kRunJsonWrite);
 }
 
 RunResult conclude(Stack& stack, const ConcludeOptions& options, SessionWrites& writes, Progress& progress) {

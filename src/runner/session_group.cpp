@@ -8,6 +8,7 @@
 #include "analysis/session_schema.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "core/json_util.h"
 #include "core/out_dir.h"
 #include "core/time_text.h"
 #include "runner/group_summary.h"
@@ -21,8 +22,6 @@ namespace pictor::runner {
 namespace fs = std::filesystem;
 
 namespace {
-
-void write_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
 
 nlohmann::json members_json(const std::vector<GroupMember>& members) {
   nlohmann::json out = nlohmann::json::array();
@@ -89,7 +88,7 @@ GroupResult run_group(const std::vector<GroupMember>& members, const GroupOption
                      {"machine", machine_info()},
                      {"start_time", iso_utc_now()},
                      {"status", "running"}};
-  write_json(dir / "run.json", run);
+  write_json_file(dir / "run.json", run);
   Progress progress(options.quiet);
   InterruptGuard interrupts;
   std::unique_ptr<SessionResources> resources =
@@ -119,7 +118,7 @@ GroupResult run_group(const std::vector<GroupMember>& members, const GroupOption
     }
     run["status"] = "failed to start";
     run["end_time"] = iso_utc_now();
-    write_json(dir / "run.json", run);
+    write_json_file(dir / "run.json", run);
     throw;
   }
   // Derive and judge each member, then the group.
@@ -153,8 +152,8 @@ GroupResult run_group(const std::vector<GroupMember>& members, const GroupOption
   run["end_time"] = iso_utc_now();
   run["files"] = analysis::session_files_json(dir.string());
   try {
-    write_json(dir / "summary.json", out.summary);
-    write_json(dir / "run.json", run);
+    write_json_file(dir / "summary.json", out.summary);
+    write_json_file(dir / "run.json", run);
   } catch (const files::WriteError& e) {
     out.exit_code = out.exit_code ? out.exit_code : 1;
     out.failure = e.what();
@@ -186,7 +185,7 @@ SweepResult run_sweep(const RunOptions& options, const std::vector<int>& counts,
   }
   out.table = format_sweep_table(out.rows);
   files::write_file(dir / "sweep.csv", sweep_csv(out.rows));
-  write_json(dir / "sweep.json", nlohmann::json{{"schema", 1}, {"counts", counts}, {"rows", out.rows}});
+  write_json_file(dir / "sweep.json", nlohmann::json{{"schema", 1}, {"counts", counts}, {"rows", out.rows}});
   return out;
 }
 

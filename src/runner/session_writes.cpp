@@ -7,6 +7,8 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "core/json_util.h"
+
 namespace pictor::runner {
 
 namespace fs = std::filesystem;
@@ -20,7 +22,7 @@ void SessionWrites::failed(const files::WriteError& e) { failed(fs::path(e.path(
 
 bool SessionWrites::json(const std::string& name, const nlohmann::json& j) {
   try {
-    files::write_file(dir_ / name, j.dump(2) + "\n");
+    write_json_file(dir_ / name, j);
     return true;
   } catch (const files::WriteError& e) {
     failed(e);
@@ -102,8 +104,7 @@ bool add_write_error(const fs::path& status_file, const std::string& what, const
     if (!j.is_object()) return false;
     if (!j.contains("write_errors") || !j["write_errors"].is_object()) j["write_errors"] = nlohmann::json::object();
     j["write_errors"][what] = {{"error", error}, {"written_by", "pictor"}};
-    files::write_file(status_file, j.dump(2) + "\n",
-                      status_file.filename() == "run.json" ? kRunJsonWrite : files::WriteOptions{});
+    write_json_file(status_file, j, status_file.filename() == "run.json" ? kRunJsonWrite : files::WriteOptions{});
     return true;
   } catch (const std::exception&) {
     return false;

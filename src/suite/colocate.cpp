@@ -50,8 +50,6 @@ json loss_pct(double solo, double together) {
   return number_or_null(solo > 0 && std::isfinite(together) ? 100.0 * (solo - together) / solo : kNaN);
 }
 
-void write_colocate_json(const fs::path& path, const json& j) { files::write_file(path, j.dump(2) + "\n"); }
-
 std::string cell(const json& v, const char* spec) {
   return v.is_number() ? fmt::format(fmt::runtime(spec), v.get<double>()) : std::string("-");
 }
@@ -182,7 +180,7 @@ ColocateResult run_colocate(const std::vector<ColocateMember>& members, const Co
   report["status"] = interrupted ? "interrupted" : out.exit_code ? "failed" : "ok";
   report["end_time"] = iso_utc_now();
   out.report = report;
-  write_colocate_json(dir / "colocate.json", report);
+  write_json_file(dir / "colocate.json", report);
   return out;
 }
 

@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "core/json_util.h"
 #include "core/preload.h"
 #include "runner/install_paths.h"
 #include "runner/process.h"
@@ -212,7 +213,7 @@ std::string bring_on_screen(Display* d, ::Window w) {
 void write_launch_json(const std::string& path, const nlohmann::json& j) {
   if (path.empty()) return;
   try {
-    files::write_file(path, j.dump(2) + "\n", {.sync = false});
+    write_json_file(path, j, {.sync = false});
   } catch (const files::WriteError& e) {
     std::fprintf(stderr, "pictor-launch: %s\n", e.what());
   }

@@ -9,6 +9,7 @@
 #include "analysis/session_data.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "core/json_util.h"
 #include "core/out_dir.h"
 #include "core/progress.h"
 #include "core/time_text.h"
@@ -23,7 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 
 // Whole or absent (core/files.h).
-void write_repeat_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
 
 std::string app_label(const runner::RunOptions& o) {
   if (!o.builtin.empty()) return "builtin:" + o.builtin;
@@ -67,8 +67,8 @@ nlohmann::json write_repeat_files(const std::string& dir, nlohmann::json base, c
   base["sessions"] = list;
   base["status"] = interrupted ? "interrupted" : failed ? "failed" : "ok";
   base["end_time"] = iso_utc_now();
-  write_repeat_json(fs::path(dir) / "run.json", base);
-  write_repeat_json(fs::path(dir) / "summary.json", summary);
+  write_json_file(fs::path(dir) / "run.json", base);
+  write_json_file(fs::path(dir) / "summary.json", summary);
   // A page that cannot be drawn or written never fails the runs: it is run.json's write error.
   try {
     report::write_repeat_report(dir, base, summary);

@@ -26,8 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_json(const fs::path& path, const nlohmann::json& j) { files::write_file(path, j.dump(2) + "\n"); }
-
 const nlohmann::json& at_path(const nlohmann::json& j, std::initializer_list<const char*> keys) {
   static const nlohmann::json null_value;
   const nlohmann::json* cur = &j;
@@ -238,7 +236,7 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
       result["benchmarks"] = nlohmann::json::array();
       for (std::size_t k = 0; k < n; ++k)
         if (!entries[k].is_null()) result["benchmarks"].push_back(entries[k]);
-      write_json(out / "suite.json", result);
+      write_json_file(out / "suite.json", result);
     }
   }
   // A repeated benchmark's own run.json, summary.json (figures across runs) and report.html.
@@ -266,7 +264,7 @@ nlohmann::json run_suite(const SuiteDefinition& suite, const SuiteOptions& optio
                       {"not_run", n - result["benchmarks"].size()}};
   result["end_time"] = iso_utc_now();
   result["dir"] = out.string();
-  write_json(out / "suite.json", result);
+  write_json_file(out / "suite.json", result);
   // The suite's report.html: every benchmark with its figures and a link to its own report.
   try {
     report::write_suite_report(out.string(), result);
