@@ -26,6 +26,8 @@
 #include "core/csv_files.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "core/json_util.h"
+#include "stream/gst_util.h"
 #include "stream/input_wire.h"
 #include "stream/pts_stamps.h"
 
@@ -48,14 +50,8 @@ constexpr std::int64_t kFlushNs = 100'000'000;
 
 using drivers::Input;
 
-std::uint64_t pts_of(GstBuffer* b) { return GST_BUFFER_PTS_IS_VALID(b) ? GST_BUFFER_PTS(b) : 0; }
-
 GstElement* client_element(const char* factory, const char* name) {
-  GstElement* e = gst_element_factory_make(factory, name);
-  if (!e)
-    throw RunError(fmt::format("stream client: GStreamer element '{}' not found (install gstreamer1.0-plugins-base, "
-                               "-good, -libav: make setup)", factory));
-  return e;
+  return make_element(factory, name, "stream client: ", "gstreamer1.0-plugins-base, -good, -libav");
 }
 
 int connect_loopback(int port, double timeout_s) {
@@ -435,7 +431,7 @@ client::ClientStats StreamClient::stop() {
   s.core->files.reset();
   gst_element_set_state(s.pipeline, GST_STATE_NULL);
   try {
-    files::write_file(s.options.out_dir + "/stream_client.json", client->stats_json().dump(2) + "\n");
+    write_json_file(s.options.out_dir + "/stream_client.json", client->stats_json());
   } catch (const std::exception& e) {
     if (stats.failure.empty()) stats.failure = std::string("client: ") + e.what();
   }

@@ -26,6 +26,7 @@
 #include "core/csv_files.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "stream/gst_util.h"
 #include "stream/input_agent.h"
 #include "stream/pts_stamps.h"
 #include "stream/stream_options.h"
@@ -34,6 +35,8 @@
 namespace {
 
 using namespace pictor;
+using stream::make_element;
+using stream::pts_of;
 using stream::InputAgent;
 
 struct Args {
@@ -71,8 +74,6 @@ struct Server {
   std::string error;
 };
 
-std::uint64_t server_pts_of(GstBuffer* b) { return GST_BUFFER_PTS_IS_VALID(b) ? GST_BUFFER_PTS(b) : 0; }
-
 GstPadProbeReturn on_captured(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   auto& s = *static_cast<Server*>(data);
   const std::int64_t now = monotonic_ns();
@@ -99,14 +100,14 @@ GstPadProbeReturn on_captured(GstPad* pad, GstPadProbeInfo* info, gpointer data)
   }
   ++s.captures;
   if (c.marker) ++s.markers;
-  s.captured.enter(server_pts_of(buffer), c);
+  s.captured.enter(pts_of(buffer), c);
   return GST_PAD_PROBE_OK;
 }
 
 GstPadProbeReturn on_encoder_in(GstPad*, GstPadProbeInfo* info, gpointer data) {
   auto& s = *static_cast<Server*>(data);
   const std::int64_t now = monotonic_ns();
-  const std::uint64_t pts = server_pts_of(GST_PAD_PROBE_INFO_BUFFER(info));
+  const std::uint64_t pts = pts_of(GST_PAD_PROBE_INFO_BUFFER(info));
   std::lock_guard lock(s.mutex);
   Encoding e;
   if (auto c = s.captured.leave(pts)) e.capture = *c;
@@ -141,11 +142,7 @@ GstPadProbeReturn on_encoder_out(GstPad*, GstPadProbeInfo* info, gpointer data) 
 }
 
 GstElement* server_element(const char* factory, const char* name) {
-  GstElement* e = gst_element_factory_make(factory, name);
-  if (!e)
-    throw RunError(fmt::format("GStreamer element '{}' not found (install gstreamer1.0-plugins-base, -good, -ugly, "
-                               "-x: make setup)", factory));
-  return e;
+  return make_element(factory, name, "", "gstreamer1.0-plugins-base, -good, -ugly, -x");
 }
 
 void on_client_added(GstElement*, GObject* socket, gpointer) {
