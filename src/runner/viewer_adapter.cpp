@@ -116,17 +116,9 @@ class VncViewerAdapter final : public Adapter {
       auto x = client::XConnection::open(client_xvfb_->display());
       XAutoRepeatOff(x->display());
       XSync(x->display(), False);
-      int port = server_->rfb()->port;
-      // --net: a relay in front of Xvnc, as Pictor's RFB client gets (netem, when chosen, is put on
-      // Xvnc's own port by the session).
-      if (!o.net.is_identity() && o.net_backend == "relay") {
-        net::RelayOptions ro;
-        ro.target_port = static_cast<std::uint16_t>(port);
-        relay_ = std::make_unique<net::TcpRelay>(o.net, ro);
-        relay_->start();
-        port = relay_->port();
-      }
-      start_viewer(*x, port);
+      // --net: a relay in front of Xvnc, as Pictor's RFB client gets.
+      relay_ = start_viewer_relay(o, server_->rfb()->port);
+      start_viewer(*x, relay_ ? relay_->port() : server_->rfb()->port);
     } catch (...) {
       stop({});
       throw;
@@ -286,15 +278,7 @@ class VncViewerAdapter final : public Adapter {
                              log_);
   }
 
-  // run.json `client.adapter.net`, read after the session: what the relay carried between the
-  // viewer and Xvnc (up: viewer → Xvnc).
-  nlohmann::json net_json() const {
-    if (!relay_) return {{"relay", false}};
-    return {{"relay", true},
-            {"bytes_up", relay_->bytes_up()},
-            {"bytes_down", relay_->bytes_down()},
-            {"connections", relay_->connections()}};
-  }
+  nlohmann::json net_json() const { return viewer_relay_json(relay_.get()); }
 
   // Pictor's RFB client asks for zlib level 1 (client/rfb_encodings.h); the viewer the same.
   static constexpr int kCompressLevel = 1;
@@ -315,6 +299,25 @@ class VncViewerAdapter final : public Adapter {
 };
 
 }  // namespace
+
+std::unique_ptr<net::TcpRelay> start_viewer_relay(const AdapterOptions& options, int port,
+                                                  std::size_t max_queued_bytes) {
+  if (options.net.is_identity() || options.net_backend != "relay") return nullptr;
+  net::RelayOptions ro;
+  ro.target_port = static_cast<std::uint16_t>(port);
+  ro.max_queued_bytes = max_queued_bytes;
+  auto relay = std::make_unique<net::TcpRelay>(options.net, ro);
+  relay->start();
+  return relay;
+}
+
+nlohmann::json viewer_relay_json(const net::TcpRelay* relay) {
+  if (!relay) return {{"relay", false}};
+  return {{"relay", true},
+          {"bytes_up", relay->bytes_up()},
+          {"bytes_down", relay->bytes_down()},
+          {"connections", relay->connections()}};
+}
 
 std::unique_ptr<AdapterClient> wrap_viewer_client(std::unique_ptr<client::LocalClient> c, nlohmann::json description,
                                                   std::function<nlohmann::json()> net) {

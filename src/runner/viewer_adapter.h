@@ -5,10 +5,12 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 
 #include "client/local_client.h"
+#include "net/relay.h"
 #include "runner/adapter.h"
 
 namespace pictor::runner {
@@ -30,5 +32,15 @@ TightLevel nearest_tight_level(int jpeg_quality);
 // its `net`.
 std::unique_ptr<AdapterClient> wrap_viewer_client(std::unique_ptr<client::LocalClient> c, nlohmann::json description,
                                                   std::function<nlohmann::json()> net);
+
+// A stock viewer's --net path: a started relay in front of the server's loopback `port` when the
+// session emulates a network with the relay backend; nullptr when it emulates none, or netem
+// does (put on the server's own port by the session). `max_queued_bytes`: per direction.
+std::unique_ptr<net::TcpRelay> start_viewer_relay(const AdapterOptions& options, int port,
+                                                  std::size_t max_queued_bytes = net::RelayOptions{}.max_queued_bytes);
+
+// run.json `client.adapter.net`, read after the session: what `relay` carried (up: viewer →
+// server), or {"relay": false} without one.
+nlohmann::json viewer_relay_json(const net::TcpRelay* relay);
 
 }  // namespace pictor::runner

@@ -174,16 +174,8 @@ class XpraAdapter final : public Adapter {
       std::string failure;
       for (int attempt = 0; attempt < 3 && !server_ready_; ++attempt) failure = start_server();
       if (!server_ready_) throw RunError(failure);
-      int port = port_;
-      if (!o.net.is_identity() && o.net_backend == "relay") {
-        net::RelayOptions ro;
-        ro.target_port = static_cast<std::uint16_t>(port_);
-        ro.max_queued_bytes = 4 << 20;  // an H.264 keyframe and xpra's lossless refreshes are large
-        relay_ = std::make_unique<net::TcpRelay>(o.net, ro);
-        relay_->start();
-        port = relay_->port();
-      }
-      start_xpra_client(port);
+      relay_ = start_viewer_relay(o, port_, 4 << 20);  // an H.264 keyframe and xpra's lossless refreshes are large
+      start_xpra_client(relay_ ? relay_->port() : port_);
     } catch (...) {
       stop({});
       throw;
@@ -411,13 +403,7 @@ class XpraAdapter final : public Adapter {
     return process_status_json(p, context);
   }
 
-  nlohmann::json net_json() const {
-    if (!relay_) return {{"relay", false}};
-    return {{"relay", true},
-            {"bytes_up", relay_->bytes_up()},
-            {"bytes_down", relay_->bytes_down()},
-            {"connections", relay_->connections()}};
-  }
+  nlohmann::json net_json() const { return viewer_relay_json(relay_.get()); }
 
   Size size_;
   std::string xvfb_log_, server_log_, client_xvfb_log_, client_log_, home_, python_dir_;
