@@ -101,6 +101,7 @@ class CampaignRun {
       r.failure = fmt::format("campaign interrupted (signal {}); results so far are in {}", sig, dir_);
     }
     r.wall_s = static_cast<double>(monotonic_ns() - start_ns) * 1e-9;
+    find_late_runs(store);
     write_tables();
     r.cells = cells_;
     std::size_t failed = 0;
@@ -172,6 +173,22 @@ class CampaignRun {
     if (!o_.quiet)
       std::fprintf(stderr, "pictor: campaign cell %d attempt %d %s%s\n", c.id, c.attempts, ok ? "ok" : "failed",
                    ok ? "" : (": " + why).c_str());
+  }
+
+  // A cancelled job's state changes at once while its pictor run still tears down and records the
+  // session: the attempts without a run id are looked up again once every job has ended.
+  void find_late_runs(db::ResultsStore& store) {
+    const auto lookup = [&](const std::string& dir) -> std::optional<std::int64_t> {
+      try {
+        return store.id_of_dir(absolute_path(dir));
+      } catch (const db::StoreError&) {
+        return std::nullopt;
+      }
+    };
+    for (Attempt& a : attempts_)
+      if (!a.run_id && !a.session_dir.empty()) a.run_id = lookup(a.session_dir);
+    for (Cell& c : cells_)
+      if (!c.run_id && !c.session_dir.empty()) c.run_id = lookup(c.session_dir);
   }
 
   void write_tables() {
