@@ -74,8 +74,7 @@ class CampaignRun {
       while (!queue_.empty() && running.size() < executor.slots()) {
         const std::size_t i = queue_.front();
         queue_.pop_front();
-        start_attempt(cells_[i], executor);
-        running[cells_[i].id] = i;
+        if (start_attempt(cells_[i], executor)) running[cells_[i].id] = i;
         write_tables();
       }
       const std::vector<AttemptEnd> ended = executor.poll();
@@ -112,7 +111,9 @@ class CampaignRun {
   }
 
  private:
-  void start_attempt(Cell& c, Executor& executor) {
+  // False when the executor could not start it (sbatch refused the job): the attempt is recorded
+  // as failed, and the cell retried or failed as for any other failure.
+  bool start_attempt(Cell& c, Executor& executor) {
     ++c.attempts;
     const fs::path cell_dir = fs::path(dir_) / "cells" / c.folder();
     fs::create_directories(cell_dir);
@@ -129,23 +130,32 @@ class CampaignRun {
     c.wall_s.reset();
     c.run_id.reset();
     c.note.clear();
+    c.job_id.clear();
+    std::string refused;
     try {
       c.job_id = executor.start(a);
       c.state = "running";
     } catch (const RunError& e) {
-      c.state = "failed";
-      c.note = e.what();
+      refused = e.what();
     }
     if (!o_.quiet)
       std::fprintf(stderr, "pictor: campaign cell %d/%zu %s attempt %d%s\n", c.id, cells_.size(), c.folder().c_str(), c.attempts,
                    c.job_id.empty() ? "" : (" (job " + c.job_id + ")").c_str());
+    if (refused.empty()) return true;
+    AttemptEnd end;
+    end.cell = c.id;
+    end.note = refused;
+    attempt_ended(c, end, nullptr);
+    return false;
   }
 
-  void finish_attempt(Cell& c, const AttemptEnd& e, db::ResultsStore& store) {
+  void finish_attempt(Cell& c, const AttemptEnd& e, db::ResultsStore& store) { attempt_ended(c, e, &store); }
+
+  void attempt_ended(Cell& c, const AttemptEnd& e, db::ResultsStore* store) {
     c.exit_status = e.exit_status;
     c.wall_s = e.wall_s;
     try {
-      c.run_id = store.id_of_dir(absolute_path(c.session_dir));
+      if (store) c.run_id = store->id_of_dir(absolute_path(c.session_dir));
     } catch (const db::StoreError& err) {
       c.note = std::string("results database: ") + err.what();
     }

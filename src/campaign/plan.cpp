@@ -134,7 +134,11 @@ void read_slurm(const YAML::Node& n, SlurmPlan& s) {
   if (!n.IsMap()) fail(n, "'slurm' must be a map (partition, nodes, constraint, time, …)");
   check_keys(n, "slurm", {"partition", "nodes", "constraint", "time", "cpus_per_task", "mem", "account", "sbatch_args", "poll"});
   if (n["partition"]) s.partition = scalar(n["partition"], "partition");
-  if (n["nodes"]) s.nodes = integer(n["nodes"], "nodes", 1, 1);
+  if (n["nodes"]) {
+    s.nodes = integer(n["nodes"], "nodes", 1, 64);
+    // Two hosts per cell need pictor serve on the render host (docs/scale-out.md "Two-host cells").
+    if (s.nodes != 1) fail(n["nodes"], "slurm nodes: a cell runs on one host today (two-host cells: docs/scale-out.md)");
+  }
   if (n["constraint"]) s.constraint = scalar(n["constraint"], "constraint");
   if (n["time"]) s.time_limit = scalar(n["time"], "time");
   if (n["cpus_per_task"]) s.cpus_per_task = integer(n["cpus_per_task"], "cpus_per_task", 1, 4096);

@@ -44,6 +44,8 @@ TEST(CampaignPlan, ErrorsNameTheFileAndLine) {
             "p.yaml:4: --net: delay=fast is not a duration (e.g. 20ms, 1.5s) (one-way latency added to every chunk, each direction)");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nslurm:\n  partition: a\n  nodez: 2\n"),
             "p.yaml:4: slurm has no key 'nodez' (keys: account, constraint, cpus_per_task, mem, nodes, partition, poll, sbatch_args, time)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nslurm: {nodes: 2}\n"),
+            "p.yaml:2: slurm nodes: a cell runs on one host today (two-host cells: docs/scale-out.md)");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nduration: 0.1s\n"), "p.yaml:2: duration must be between 1 s and 24 h (got 0.1s)");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin\n"), "p.yaml:2: not YAML: end of sequence flow not found");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\ninstances: [1, 99]\n"), "p.yaml:2: instances: '99' is not a whole number from 1 to 32");
