@@ -3,11 +3,15 @@
 // is retried up to the plan's retries and reported failed; status and report read it back.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
+#include "browser.h"
 #include "db/results_store.h"
 #include "helpers.h"
+#include "runner/process.h"
 
 namespace {
 
@@ -72,6 +76,15 @@ TEST(CampaignLocal, TwoAdaptersRunRecordAndCompare) {
   const auto comparisons = read_json(out + "/comparisons.json");
   ASSERT_EQ(comparisons["units"].size(), 1u);
   EXPECT_EQ(comparisons["units"][0]["comparison"]["method"], "within-session");
+  // The page in a real browser: it loads, runs clean, and shows the cells as cells.csv has them.
+  const auto chromium = pictor::test::find_chromium();
+  if (!chromium) GTEST_SKIP() << "chromium is not installed (scripts/setup.sh --tests): the page was not opened in a browser";
+  const auto page = pictor::test::load_page(*chromium, out + "/report.html");
+  ASSERT_EQ(page.exit_code, 0) << page.err;
+  EXPECT_EQ(page.console, "");
+  EXPECT_NE(page.dom.find("data-js-errors=\"0\""), std::string::npos);
+  EXPECT_NE(page.dom.find("data-loaded=\"1\""), std::string::npos);
+  EXPECT_NE(page.dom.find("id=\"cell-1-state\">ok<"), std::string::npos);
 }
 
 TEST(CampaignLocal, AFailingCellIsRetriedThenReportedFailed) {
@@ -96,6 +109,32 @@ TEST(CampaignLocal, AFailingCellIsRetriedThenReportedFailed) {
   EXPECT_TRUE(fs::exists(out + "/cells/001-false-local-none-n1-r1/attempt-1/run.json"));
   EXPECT_TRUE(fs::exists(out + "/cells/001-false-local-none-n1-r1/attempt-2/run.json"));
   EXPECT_EQ(read_json(out + "/campaign.json")["exit_code"], 1);
+}
+
+TEST(CampaignLocal, InterruptedCampaignStopsItsSessionAndSaysSo) {
+  const std::string dir = pictor::test::fresh_dir("campaign-interrupt");
+  const std::string plan = dir + "/plan.yaml";
+  std::ofstream(plan) << "duration: 30s\nsize: 320x240\nresources: false\nbenchmarks: [builtin:spin, builtin:null]\n";
+  const std::string out = dir + "/c";
+  pictor::runner::SpawnOptions o;
+  o.argv = {PICTOR_BIN, "campaign", "run", plan, "--out", out};
+  o.stdout_path = dir + "/out";
+  o.stderr_path = dir + "/err";
+  auto campaign = pictor::runner::Process::spawn(o);
+  const std::string frames = out + "/cells/001-spin-local-none-n1-r1/attempt-1/frames.csv";
+  for (int i = 0; i < 300 && !fs::exists(frames) && campaign.running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(fs::exists(frames));
+  ::kill(campaign.pid(), SIGINT);
+  const auto status = campaign.wait_for(60);
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->code, 130);
+  const auto cells = csv_rows(out + "/cells.csv");
+  ASSERT_EQ(cells.size(), 3u);
+  EXPECT_EQ(cells[1][6], "interrupted");
+  EXPECT_EQ(cells[2][6], "pending");
+  // The session was stopped as pictor run stops on SIGTERM: torn down, recorded as interrupted.
+  EXPECT_EQ(read_json(out + "/cells/001-spin-local-none-n1-r1/attempt-1/run.json")["status"], "interrupted");
+  EXPECT_EQ(read_json(out + "/campaign.json")["exit_code"], 130);
 }
 
 }  // namespace

@@ -179,6 +179,19 @@ TEST(CampaignCli, BadPlansAreRefusedWithTheirLine) {
             "pictor: " + dir + "/plan.yaml:4: adapter 'vnc9': unknown adapter 'vnc9' (known: local, xvnc, x11vnc, stream, vncviewer, xpra)");
   EXPECT_EQ(refused("benchmarks:\n  - app: builtin:spin:objectz=5\n"),
             "pictor: " + dir + "/plan.yaml:2: benchmark 'spin': scene 'spin' has no option 'objectz' (options: objects, seed, max_fps)");
+  // manifests: one Job per cell, and only into a database every pod reaches.
+  const std::string plan = dir + "/k8s.yaml";
+  std::ofstream(plan) << "name: k\nbenchmarks: [builtin:spin, builtin:null]\nadapters: [local, xvnc]\n"
+                         "kubernetes: {image: registry.example/pictor:1}\n";
+  const auto m = pictor::test::run_command({PICTOR_BIN, "campaign", "manifests", plan, "--db", "postgresql://p@db:5432/p", "--out",
+                                            dir + "/k8s"});
+  EXPECT_EQ(m.exit_code, 0) << m.err;
+  std::size_t jobs = 0;
+  for (const auto& f : fs::directory_iterator(dir + "/k8s")) jobs += YAML::LoadFile(f.path().string())["kind"].as<std::string>() == "Job";
+  EXPECT_EQ(jobs, 4u);
+  const auto sqlite = pictor::test::run_command({PICTOR_BIN, "campaign", "manifests", plan, "--db", dir + "/r.db", "--out", dir + "/k2"});
+  EXPECT_EQ(sqlite.exit_code, 2);
+  EXPECT_EQ(sqlite.last_err_line(), "pictor: --db: give the postgresql://USER@HOST:PORT/DB every Job records into (the pods share no file)");
   const auto r = pictor::test::run_command({PICTOR_BIN, "campaign", "status", dir});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.last_err_line(), "pictor: " + dir + ": not a campaign directory (no cells.csv)");
