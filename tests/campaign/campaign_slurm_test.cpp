@@ -167,7 +167,7 @@ TEST(CampaignSlurm, TwoByTwoThroughSbatchWithACancelledJobRetried) {
   const std::string dir = pictor::test::fresh_dir("campaign-slurm");
   const std::string plan = dir + "/plan.yaml";
   // cpus_per_task 2: the node's two CPUs per job, so the sessions run one at a time as locally.
-  std::ofstream(plan) << "name: slurm-test\nduration: 4s\nsize: 320x240\ndriver: scripted:rate=5,seed=3\nresources: false\n"
+  std::ofstream(plan) << "name: slurm-test\nduration: 5s\nsize: 320x240\ndriver: scripted:rate=5,seed=3\nresources: false\n"
                          "retries: 1\nbenchmarks:\n  - builtin:latency\n  - builtin:spin:objects=50\nadapters: [local, xvnc]\n"
                          "slurm:\n  partition: pictor\n  cpus_per_task: 2\n  time: \"00:05:00\"\n  poll: 300ms\n";
   const std::string out = dir + "/c";
