@@ -18,6 +18,8 @@ PACKAGES=(
   libpfm4-dev
   # the results database (docs/reports.md): SQLite files and PostgreSQL servers
   libsqlite3-dev libpq-dev
+  # campaign plans (docs/scale-out.md) are YAML, read and the Kubernetes manifests written by yaml-cpp
+  libyaml-cpp-dev
   # the embedded default: virtual X server + Mesa llvmpipe, and third-party GL apps for tests
   xvfb xauth x11-utils libgl1-mesa-dri libegl-mesa0 mesa-utils mesa-utils-extra glmark2-x11
   # Vulkan apps (docs/vulkan.md): the loader's headers for the layer, Mesa's lavapipe, vkcube
@@ -58,6 +60,9 @@ TEST_PACKAGES=(
   # --adapter xpra (xpra 3.1 needs Pillow, and PyGObject's cairo bridge to paint its windows);
   # like podman, optional stacks: the demo does not use them
   tigervnc-viewer xpra python3-pil python3-gi-cairo
+  # the campaign test runs a real one-node Slurm cluster (slurmctld, slurmd, sbatch) with munge
+  # authentication, all started by the test on loopback (docs/scale-out.md)
+  slurm-wlm munge
 )
 if [ "${1:-}" = "--tests" ]; then
   PACKAGES+=("${TEST_PACKAGES[@]}")

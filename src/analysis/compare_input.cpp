@@ -113,4 +113,25 @@ std::vector<UnitPair> pair_units(const std::vector<CompareUnit>& a, const std::v
   return out;
 }
 
+Comparison compare_unit_pair(const UnitPair& p, const CompareOptions& o) {
+  const std::size_t na = p.a.sessions.size(), nb = p.b.sessions.size();
+  const std::string name = p.name.empty() ? "" : p.name + ": ";
+  if (na == 1 && nb == 1)
+    return compare_sessions(session_samples(load_session_data(p.a.sessions[0])), session_samples(load_session_data(p.b.sessions[0])), o);
+  if (na < 2 || nb < 2)
+    throw UsageError(fmt::format("{}A has {} run(s) and B has {}: compare one session with one, or at least 2 runs with "
+                                 "at least 2 (a single run has no run-to-run spread to compare against)",
+                                 name, na, nb));
+  const auto summaries = [](const std::vector<std::string>& dirs) {
+    std::vector<nlohmann::json> out;
+    for (const std::string& d : dirs) {
+      nlohmann::json s = read_json_file((std::filesystem::path(d) / "summary.json").string());
+      if (!s.is_object()) throw UsageError(d + ": no summary.json (the session wrote no figures)");
+      out.push_back(std::move(s));
+    }
+    return out;
+  };
+  return compare_runs(summaries(p.a.sessions), summaries(p.b.sessions), o);
+}
+
 }  // namespace pictor::analysis

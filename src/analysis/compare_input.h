@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/compare.h"
+
 namespace pictor::analysis {
 
 // One benchmark's sessions on one side: a single session, or the repeats of a run. A suite gives
@@ -31,5 +33,9 @@ struct UnitPair {
 };
 std::vector<UnitPair> pair_units(const std::vector<CompareUnit>& a, const std::vector<CompareUnit>& b,
                                  std::vector<std::string>& unpaired);
+
+// One pair of units compared: two single sessions within-session, or at least two runs on each
+// side across runs. Throws UsageError for one run against several, or a run without figures.
+Comparison compare_unit_pair(const UnitPair& pair, const CompareOptions& options);
 
 }  // namespace pictor::analysis

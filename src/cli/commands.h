@@ -40,6 +40,7 @@ void record_in_db(const DbArgs& args, const std::string& dir, bool quiet, const 
 // item that names an existing file or directory stays as it is.
 std::string resolve_db_side(const std::string& side, const std::string& location);
 void add_colocate(CLI::App& app, Context& ctx);
+void add_campaign(CLI::App& app, Context& ctx);
 void add_list(CLI::App& app, Context& ctx);
 
 // Help lines of the spec-taking flags, generated from the declarations (list.cpp); call them

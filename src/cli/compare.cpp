@@ -36,29 +36,6 @@ struct CompareArgs {
 
 nlohmann::json unit_json(const analysis::CompareUnit& u) { return {{"name", u.name}, {"sessions", u.sessions}}; }
 
-// One pair of units: two single sessions, or at least two runs on each side.
-analysis::Comparison compare_pair(const analysis::UnitPair& p, const analysis::CompareOptions& o) {
-  const std::size_t na = p.a.sessions.size(), nb = p.b.sessions.size();
-  const std::string name = p.name.empty() ? "" : p.name + ": ";
-  if (na == 1 && nb == 1)
-    return analysis::compare_sessions(analysis::session_samples(analysis::load_session_data(p.a.sessions[0])),
-                                      analysis::session_samples(analysis::load_session_data(p.b.sessions[0])), o);
-  if (na < 2 || nb < 2)
-    throw UsageError(fmt::format("{}A has {} run(s) and B has {}: compare one session with one, or at least 2 runs with "
-                                 "at least 2 (a single run has no run-to-run spread to compare against)",
-                                 name, na, nb));
-  const auto summaries = [](const std::vector<std::string>& dirs) {
-    std::vector<nlohmann::json> out;
-    for (const std::string& d : dirs) {
-      nlohmann::json s = analysis::read_json_file((fs::path(d) / "summary.json").string());
-      if (!s.is_object()) throw UsageError(d + ": no summary.json (the session wrote no figures)");
-      out.push_back(std::move(s));
-    }
-    return out;
-  };
-  return analysis::compare_runs(summaries(p.a.sessions), summaries(p.b.sessions), o);
-}
-
 }  // namespace
 
 void add_compare(CLI::App& app, Context& ctx) {
@@ -108,7 +85,7 @@ void add_compare(CLI::App& app, Context& ctx) {
     nlohmann::json gate_results = nlohmann::json::array();
     std::vector<bool> gate_found(gates.size(), false);
     for (const analysis::UnitPair& p : pairs) {
-      const analysis::Comparison c = compare_pair(p, o);
+      const analysis::Comparison c = analysis::compare_unit_pair(p, o);
       doc["units"].push_back({{"name", p.name}, {"a_sessions", p.a.sessions}, {"b_sessions", p.b.sessions},
                               {"comparison", analysis::comparison_json(c)}});
       table += fmt::format("{}A: {}\nB: {}\n", p.name.empty() ? "" : "== " + p.name + " ==\n", fmt::join(p.a.sessions, ","),

@@ -98,6 +98,7 @@ int main(int argc, char** argv) {
   pictor::cli::add_compare(app, ctx);
   pictor::cli::add_db(app, ctx);
   pictor::cli::add_colocate(app, ctx);
+  pictor::cli::add_campaign(app, ctx);
   pictor::cli::add_list(app, ctx);
   try {
     app.parse(argc, argv);

@@ -14,9 +14,10 @@ namespace fs = std::filesystem;
 namespace {
 
 // Files only Pictor's commands write, one of which every result directory holds.
-constexpr std::array<std::string_view, 12> kResultFiles{
+constexpr std::array<std::string_view, 13> kResultFiles{
     "run.json",    "frames.csv",     "summary.json", "hook.json",      "gpu.csv",   "client_inputs.csv",
-    "inputs.csv",  "suite.json",     "mark.json",    "recording.json", "ic_eval.json", "proxy_events.csv"};
+    "inputs.csv",  "suite.json",     "mark.json",    "recording.json", "ic_eval.json", "proxy_events.csv",
+    "campaign.json"};
 
 // A suite's sessions are one level down, an IC evaluation's rounds two ("r1/00-reference").
 constexpr int kDepth = 2;

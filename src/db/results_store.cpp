@@ -116,6 +116,13 @@ std::vector<StoredRun> ResultsStore::children(std::int64_t id) const {
   return out;
 }
 
+std::optional<std::int64_t> ResultsStore::id_of_dir(const std::string& dir) const {
+  const std::vector<Row> rows =
+      connection_->query("SELECT id FROM runs WHERE dir = ? AND parent_id IS NULL ORDER BY id DESC LIMIT 1", {dir});
+  if (rows.empty() || !rows[0][0]) return std::nullopt;
+  return std::stoll(*rows[0][0]);
+}
+
 std::vector<std::pair<std::int64_t, Metric>> ResultsStore::metrics_of(const ListFilter& filter) const {
   std::vector<Value> params;
   const std::string sql = fmt::format(

@@ -70,6 +70,9 @@ class ResultsStore {
   std::optional<StoredRun> get(std::int64_t id) const;
   // The runs whose parent is `id` (a repeat run's sessions, a suite's benchmarks), oldest first.
   std::vector<StoredRun> children(std::int64_t id) const;
+  // The newest run recorded from directory `dir` (absolute, as recorded), at the top level (a
+  // campaign finds each cell's session by it), or nullopt.
+  std::optional<std::int64_t> id_of_dir(const std::string& dir) const;
   // Every metric of the runs `filter` selects, as (id, metric) pairs, newest run first: for export.
   std::vector<std::pair<std::int64_t, Metric>> metrics_of(const ListFilter& filter) const;
 

@@ -33,6 +33,11 @@ void write_suite_report(const std::string& suite_dir, const nlohmann::json& suit
 std::string repeat_report_html(const nlohmann::json& run, const nlohmann::json& summary);
 void write_repeat_report(const std::string& dir, const nlohmann::json& run, const nlohmann::json& summary);
 
+// One unit of compare.json ({name, a_sessions, b_sessions, comparison}) as a page section: the
+// table of figures with intervals and verdicts and the B / A chart; `level` in percent. Also
+// what a campaign's report.html shows for each comparison across its plan's axes.
+std::string compare_unit_section(const nlohmann::json& unit, int level);
+
 // compare.html from compare.json's content.
 std::string compare_report_html(const nlohmann::json& compare);
 

@@ -156,53 +156,57 @@ void write_repeat_report(const std::string& dir, const nlohmann::json& run, cons
   write_text_file((fs::path(dir) / "report.html").string(), repeat_report_html(run, summary));
 }
 
+std::string compare_unit_section(const nlohmann::json& u, int level) {
+  const nlohmann::json& c = u["comparison"];
+  std::vector<std::vector<std::string>> rows;
+  html::AxisSpec cats;
+  std::vector<std::tuple<double, double, double, std::string, std::string>> marks;
+  for (const auto& m : c["metrics"]) {
+    const std::string verdict = str(m["verdict"]);
+    const std::string cls = verdict == "better" ? "better" : verdict == "worse" ? "worse" : verdict == "unknown" ? "unknown" : "nsd";
+    const int d = decimals_for(str(m["unit"]));
+    rows.push_back({html::escape(str(m["label"])), n(m["a"], d), n(m["b"], d),
+                    n(m["diff"], d) + " <span class=\"note\">[" + ci_text(m["diff_ci"], d) + "]</span>",
+                    n(m["ratio"], 3) + " <span class=\"note\">[" + ci_text(m["ratio_ci"], 3) + "]</span>",
+                    fmt::format("<span class=\"{}\" id=\"verdict-{}{}\">{}</span>", cls, u["name"].get<std::string>().empty() ? "" : html::escape(u["name"].get<std::string>()) + "-",
+                                html::escape(str(m["metric"])), html::escape(verdict)),
+                    html::escape(str(m["note"]))});
+    if (m["ratio"].is_number() && m["ratio_ci"].is_array()) {
+      cats.categories.push_back(str(m["label"]));
+      marks.emplace_back(m["ratio_ci"][0].get<double>() - 1, m["ratio_ci"][1].get<double>() - 1, m["ratio"].get<double>() - 1,
+                         cls == "better" ? "#1a7f37" : cls == "worse" ? "#c62828" : "#78909c", str(m["label"]));
+    }
+  }
+  std::string section_body = fmt::format("<p class=\"note\">{} — A: {} session(s), B: {} session(s).</p>",
+                                         str(c["method"]) == "within-session"
+                                             ? "Within-session bootstrap: each session's frames (circular blocks of " +
+                                                   str(c["frame_block"]) + ") and inputs resampled; run-to-run variance is not in it"
+                                             : std::string("Across-run bootstrap: the runs' figures resampled"),
+                                         u["a_sessions"].size(), u["b_sessions"].size());
+  section_body += html::table({"figure", "A", "B", "B − A [CI]", "B / A [CI]", "verdict", "note"}, rows, "compare");
+  if (!marks.empty()) {
+    html::Chart f(fmt::format("B / A − 1 with its {} % interval", level), 1240, 60 + 24 * static_cast<int>(marks.size()));
+    html::AxisSpec x{"relative change (B / A − 1)"};
+    x.format = [](double v) { return fmt::format("{:+.0f} %", v * 100); };
+    f.x_axis(x).y_axis(cats);
+    for (std::size_t k = 0; k < marks.size(); ++k) {
+      const auto& [lo, hi, at, colour, label] = marks[k];
+      f.interval(lo, hi, at, static_cast<double>(k), colour, fmt::format("{}: {:+.1f} % [{:+.1f} … {:+.1f}]", label, at * 100, lo * 100, hi * 100));
+    }
+    f.vrule(0, "#333", "", false);
+    section_body += f.svg();
+  }
+  const std::string name = str(u["name"]);
+  // A unit may carry a heading of its own (a campaign's "adapter: local → xvnc (…)"); its name stays the id.
+  const std::string heading = u.contains("title") ? str(u["title"]) : name.empty() ? "Comparison" : name;
+  return html::section("unit-" + (name.empty() ? std::string("session") : name), heading, section_body);
+}
+
 std::string compare_report_html(const nlohmann::json& compare) {
   const int level = static_cast<int>(std::lround(json_number(compare, {"level"}) * 100));
   std::string body = fmt::format("<header><h1>Pictor compare</h1><div class=\"meta\">A: {} · B: {} · {} % confidence</div></header>\n<main>\n",
                                  html::escape(str(json_at(compare, {"a", "spec"}))), html::escape(str(json_at(compare, {"b", "spec"}))), level);
-  for (const auto& u : json_at(compare, {"units"})) {
-    const nlohmann::json& c = u["comparison"];
-    std::vector<std::vector<std::string>> rows;
-    html::AxisSpec cats;
-    std::vector<std::tuple<double, double, double, std::string, std::string>> marks;
-    for (const auto& m : c["metrics"]) {
-      const std::string verdict = str(m["verdict"]);
-      const std::string cls = verdict == "better" ? "better" : verdict == "worse" ? "worse" : verdict == "unknown" ? "unknown" : "nsd";
-      const int d = decimals_for(str(m["unit"]));
-      rows.push_back({html::escape(str(m["label"])), n(m["a"], d), n(m["b"], d),
-                      n(m["diff"], d) + " <span class=\"note\">[" + ci_text(m["diff_ci"], d) + "]</span>",
-                      n(m["ratio"], 3) + " <span class=\"note\">[" + ci_text(m["ratio_ci"], 3) + "]</span>",
-                      fmt::format("<span class=\"{}\" id=\"verdict-{}{}\">{}</span>", cls, u["name"].get<std::string>().empty() ? "" : html::escape(u["name"].get<std::string>()) + "-",
-                                  html::escape(str(m["metric"])), html::escape(verdict)),
-                      html::escape(str(m["note"]))});
-      if (m["ratio"].is_number() && m["ratio_ci"].is_array()) {
-        cats.categories.push_back(str(m["label"]));
-        marks.emplace_back(m["ratio_ci"][0].get<double>() - 1, m["ratio_ci"][1].get<double>() - 1, m["ratio"].get<double>() - 1,
-                           cls == "better" ? "#1a7f37" : cls == "worse" ? "#c62828" : "#78909c", str(m["label"]));
-      }
-    }
-    std::string section_body = fmt::format("<p class=\"note\">{} — A: {} session(s), B: {} session(s).</p>",
-                                           str(c["method"]) == "within-session"
-                                               ? "Within-session bootstrap: each session's frames (circular blocks of " +
-                                                     str(c["frame_block"]) + ") and inputs resampled; run-to-run variance is not in it"
-                                               : std::string("Across-run bootstrap: the runs' figures resampled"),
-                                           u["a_sessions"].size(), u["b_sessions"].size());
-    section_body += html::table({"figure", "A", "B", "B − A [CI]", "B / A [CI]", "verdict", "note"}, rows, "compare");
-    if (!marks.empty()) {
-      html::Chart f(fmt::format("B / A − 1 with its {} % interval", level), 1240, 60 + 24 * static_cast<int>(marks.size()));
-      html::AxisSpec x{"relative change (B / A − 1)"};
-      x.format = [](double v) { return fmt::format("{:+.0f} %", v * 100); };
-      f.x_axis(x).y_axis(cats);
-      for (std::size_t k = 0; k < marks.size(); ++k) {
-        const auto& [lo, hi, at, colour, label] = marks[k];
-        f.interval(lo, hi, at, static_cast<double>(k), colour, fmt::format("{}: {:+.1f} % [{:+.1f} … {:+.1f}]", label, at * 100, lo * 100, hi * 100));
-      }
-      f.vrule(0, "#333", "", false);
-      section_body += f.svg();
-    }
-    const std::string name = str(u["name"]);
-    body += html::section("unit-" + (name.empty() ? std::string("session") : name), name.empty() ? "Comparison" : name, section_body);
-  }
+  for (const auto& u : json_at(compare, {"units"})) body += compare_unit_section(u, level);
   if (const auto& gates = json_at(compare, {"fail_if_worse"}); gates.is_array() && !gates.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& g : gates)

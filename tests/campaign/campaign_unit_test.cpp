@@ -1,0 +1,200 @@
+// The campaign's pure parts: plan errors with their line, expansion, cells.csv read back, what
+// Slurm's commands print parsed, the batch script, Kubernetes manifests; and the real `pictor
+// campaign` refusing bad plans (exit 2, "pictor: PLAN:LINE: cause" last on stderr).
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "campaign/cells.h"
+#include "campaign/manifests.h"
+#include "campaign/plan.h"
+#include "campaign/slurm_jobs.h"
+#include "core/error.h"
+#include "helpers.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace pictor::campaign;
+
+std::string plan_error(const std::string& text) {
+  try {
+    parse_plan(text, "p.yaml");
+  } catch (const pictor::UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CampaignPlan, ErrorsNameTheFileAndLine) {
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\ncolour: red\n"),
+            "p.yaml:2: the plan has no key 'colour' (keys: adapters, benchmarks, driver, duration, instances, kubernetes, name, "
+            "net, repeats, resources, retries, size, slurm)");
+  EXPECT_EQ(plan_error("adapters: [local]\n"), "p.yaml:1: the plan has no 'benchmarks'");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nrepeats: 0\n"), "p.yaml:2: repeats: '0' is not a whole number from 1 to 1000");
+  EXPECT_EQ(plan_error("benchmarks:\n  - builtin:spin\n  - glxgears\n"),
+            "p.yaml:3: benchmark 'glxgears': the app must be builtin:SCENE[:options] or profile:NAME (a program: command: [...])");
+  EXPECT_EQ(plan_error("benchmarks:\n  - builtin:spin\n  - builtin:spin:objects=5\n"),
+            "p.yaml:3: two benchmarks named 'spin' (give one a name:)");
+  EXPECT_EQ(plan_error("benchmarks:\n  - app: builtin:spin\n    drvier: scripted\n"),
+            "p.yaml:3: a benchmark has no key 'drvier' (keys: app, command, driver, duration, name, size)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nnet:\n  - delay=20ms\n  - delay=fast\n"),
+            "p.yaml:4: --net: delay=fast is not a duration (e.g. 20ms, 1.5s) (one-way latency added to every chunk, each direction)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nslurm:\n  partition: a\n  nodez: 2\n"),
+            "p.yaml:4: slurm has no key 'nodez' (keys: account, constraint, cpus_per_task, mem, nodes, partition, poll, sbatch_args, time)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nslurm: {nodes: 2}\n"),
+            "p.yaml:2: slurm nodes: a cell runs on one host today (two-host cells: docs/scale-out.md)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nduration: 0.1s\n"), "p.yaml:2: duration must be between 1 s and 24 h (got 0.1s)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin\n"), "p.yaml:2: not YAML: end of sequence flow not found");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\ninstances: [1, 99]\n"), "p.yaml:2: instances: '99' is not a whole number from 1 to 32");
+}
+
+TEST(CampaignCells, ExpandInRoundsAndReadBack) {
+  Plan p;
+  p.benchmarks = {{"a", "builtin:spin", {}, {}, {}, {}, 1}, {"b", "builtin:null", {}, {}, {}, {}, 2}};
+  p.adapters = {{"local", 1}, {"xvnc", 1}};
+  p.nets = {{"none", 1}, {"delay=20ms", 1}};
+  p.instances = {1};
+  p.repeats = 2;
+  std::vector<Cell> cells = expand_cells(p);
+  ASSERT_EQ(cells.size(), 16u);
+  EXPECT_EQ(cells[0].folder(), "001-a-local-none-n1-r1");
+  EXPECT_EQ(cells[1].folder(), "002-a-local-delay20ms-n1-r1");
+  EXPECT_EQ(cells[8].repeat, 2);  // round 2 starts after every cell of round 1
+  EXPECT_EQ(cells[8].benchmark_name, "a");
+  cells[3].state = "ok";
+  cells[3].exit_status = 0;
+  cells[3].wall_s = 3.25;
+  cells[3].run_id = 17;
+  cells[3].note = "a, \"quoted\" note";
+  const std::string csv = cells_csv(cells);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "cell,benchmark,adapter,net,instances,repeat,state,attempts,session_dir,job_id,exit_status,wall_s,run_id,note");
+  const std::vector<Cell> back = parse_cells_csv(csv, "cells.csv");
+  ASSERT_EQ(back.size(), 16u);
+  EXPECT_EQ(back[3].note, "a, \"quoted\" note");
+  EXPECT_EQ(back[3].run_id, 17);
+  EXPECT_DOUBLE_EQ(*back[3].wall_s, 3.25);
+  EXPECT_FALSE(back[4].wall_s);  // unknown stays unknown, never 0
+  EXPECT_FALSE(back[4].exit_status);
+  EXPECT_NE(format_status(back).find("16 cells: 1 ok, 15 pending"), std::string::npos);
+}
+
+TEST(CampaignSlurm, ParsesWhatSlurmPrints) {
+  const auto jobs = parse_scontrol_jobs(
+      "JobId=12 JobName=pictor-x-001 UserId=root(0) JobState=CANCELLED Reason=None Dependency=(null) ExitCode=0:15 RunTime=00:00:04\n"
+      "JobId=13 JobName=pictor-x-002 JobState=FAILED Reason=NonZeroExitCode ExitCode=1:0\n"
+      "JobId=14 JobName=pictor-x-003 JobState=PENDING Reason=Resources ExitCode=0:0\n");
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs.at("12").state, "CANCELLED");
+  EXPECT_EQ(jobs.at("12").signal, 15);
+  EXPECT_EQ(jobs.at("13").exit_code, 1);
+  EXPECT_EQ(jobs.at("13").reason, "NonZeroExitCode");
+  EXPECT_TRUE(is_final_state("NODE_FAIL"));
+  EXPECT_FALSE(is_final_state(jobs.at("14").state));
+  EXPECT_TRUE(parse_scontrol_jobs("No jobs in the system\n").empty());
+  const auto s = parse_sacct_line("12|CANCELLED by 0|0:15\n");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->state, "CANCELLED");
+  EXPECT_FALSE(parse_sacct_line(""));
+  const auto e = parse_exit_record("1 1796186681.50 1796186684.75\n");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->exit_status, 1);
+  EXPECT_DOUBLE_EQ(e->wall_s, 3.25);
+  EXPECT_FALSE(parse_exit_record("1 5 4"));
+  EXPECT_FALSE(parse_exit_record("garbage"));
+}
+
+TEST(CampaignSlurm, BatchScriptAsksForWhatThePlanSays) {
+  SlurmPlan plan;
+  plan.partition = "render";
+  plan.constraint = "gpu&h200";
+  plan.time_limit = "00:10:00";
+  plan.cpus_per_task = 4;
+  plan.extra = {"--exclusive"};
+  AttemptSpec a;
+  a.cell = 3;
+  a.attempt = 2;
+  a.job_name = "pictor-c-003";
+  a.argv = {"/opt/pictor/bin/pictor", "run", "--driver", "scripted:keys=Up|Down", "--out", "/shared/c/cells/x y/attempt-2"};
+  a.log_path = "/shared/c/cells/x/attempt-2.log";
+  const std::string s = batch_script(a, plan, "/shared/c/cells/x/attempt-2.exit");
+  EXPECT_EQ(s.rfind("#!/bin/sh\n", 0), 0u);
+  for (const char* line : {"#SBATCH --job-name=pictor-c-003\n", "#SBATCH --output=/shared/c/cells/x/attempt-2.log\n",
+                           "#SBATCH --partition=render\n", "#SBATCH --constraint=gpu&h200\n", "#SBATCH --time=00:10:00\n",
+                           "#SBATCH --cpus-per-task=4\n", "#SBATCH --exclusive\n", "#SBATCH --no-requeue\n",
+                           "/opt/pictor/bin/pictor run --driver 'scripted:keys=Up|Down' --out '/shared/c/cells/x y/attempt-2'\n",
+                           "> /shared/c/cells/x/attempt-2.exit\n"})
+    EXPECT_NE(s.find(line), std::string::npos) << line;
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+}
+
+TEST(CampaignManifests, OneJobPerCellAsKubernetesReadsIt) {
+  Plan p;
+  p.name = "nightly";
+  p.benchmarks = {{"racing", "builtin:racing", {}, {}, {}, {}, 1}};
+  p.adapters = {{"xvnc", 1}};
+  p.nets = {{"delay=20ms", 1}};
+  p.instances = {1};
+  p.retries = 2;
+  p.kubernetes.image = "registry.example/pictor:1";
+  p.kubernetes.node_selector = "pictor/gpu=h200";
+  p.kubernetes.results_claim = "pictor-results";
+  const Cell c = expand_cells(p).front();
+  const YAML::Node job = YAML::Load(job_manifest(p, c, "postgresql://pictor@db:5432/pictor"));
+  EXPECT_EQ(job["kind"].as<std::string>(), "Job");
+  EXPECT_EQ(job["metadata"]["name"].as<std::string>(), "pictor-nightly-001-racing-xvnc-delay20ms-n1-r1");
+  EXPECT_EQ(job["spec"]["backoffLimit"].as<int>(), 2);
+  const YAML::Node pod = job["spec"]["template"]["spec"];
+  EXPECT_EQ(pod["restartPolicy"].as<std::string>(), "Never");
+  EXPECT_EQ(pod["nodeSelector"]["pictor/gpu"].as<std::string>(), "h200");
+  const YAML::Node command = pod["containers"][0]["command"];
+  std::vector<std::string> argv;
+  for (const auto& w : command) argv.push_back(w.as<std::string>());
+  ASSERT_GE(argv.size(), 4u);
+  EXPECT_EQ(argv[0], "pictor");
+  EXPECT_EQ(argv.back(), "builtin:racing");
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "postgresql://pictor@db:5432/pictor"), argv.end());
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "delay=20ms"), argv.end());
+  EXPECT_EQ(pod["volumes"][0]["persistentVolumeClaim"]["claimName"].as<std::string>(), "pictor-results");
+}
+
+// The real binary: what pictor run refuses, the plan refuses, on its line.
+TEST(CampaignCli, BadPlansAreRefusedWithTheirLine) {
+  const std::string dir = pictor::test::fresh_dir("campaign-plans");
+  const auto refused = [&](const std::string& text) {
+    const std::string path = dir + "/plan.yaml";
+    std::ofstream(path) << text;
+    const auto r = pictor::test::run_command({PICTOR_BIN, "campaign", "run", path, "--out", dir + "/out"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_FALSE(fs::exists(dir + "/out")) << "nothing is claimed for a bad plan";
+    return r.last_err_line();
+  };
+  EXPECT_EQ(refused("benchmarks:\n  - builtin:spin\n  - builtin:nosuch\n"),
+            "pictor: " + dir + "/plan.yaml:3: benchmark 'nosuch': unknown built-in scene 'nosuch' (built-in scenes: null, spin, "
+            "racing, shooter, strategy, latency)");
+  EXPECT_EQ(refused("benchmarks: [builtin:spin]\nadapters:\n  - local\n  - vnc9\n"),
+            "pictor: " + dir + "/plan.yaml:4: adapter 'vnc9': unknown adapter 'vnc9' (known: local, xvnc, x11vnc, stream, vncviewer, xpra)");
+  EXPECT_EQ(refused("benchmarks:\n  - app: builtin:spin:objectz=5\n"),
+            "pictor: " + dir + "/plan.yaml:2: benchmark 'spin': scene 'spin' has no option 'objectz' (options: objects, seed, max_fps)");
+  // manifests: one Job per cell, and only into a database every pod reaches.
+  const std::string plan = dir + "/k8s.yaml";
+  std::ofstream(plan) << "name: k\nbenchmarks: [builtin:spin, builtin:null]\nadapters: [local, xvnc]\n"
+                         "kubernetes: {image: registry.example/pictor:1}\n";
+  const auto m = pictor::test::run_command({PICTOR_BIN, "campaign", "manifests", plan, "--db", "postgresql://p@db:5432/p", "--out",
+                                            dir + "/k8s"});
+  EXPECT_EQ(m.exit_code, 0) << m.err;
+  std::size_t jobs = 0;
+  for (const auto& f : fs::directory_iterator(dir + "/k8s")) jobs += YAML::LoadFile(f.path().string())["kind"].as<std::string>() == "Job";
+  EXPECT_EQ(jobs, 4u);
+  const auto sqlite = pictor::test::run_command({PICTOR_BIN, "campaign", "manifests", plan, "--db", dir + "/r.db", "--out", dir + "/k2"});
+  EXPECT_EQ(sqlite.exit_code, 2);
+  EXPECT_EQ(sqlite.last_err_line(), "pictor: --db: give the postgresql://USER@HOST:PORT/DB every Job records into (the pods share no file)");
+  const auto r = pictor::test::run_command({PICTOR_BIN, "campaign", "status", dir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.last_err_line(), "pictor: " + dir + ": not a campaign directory (no cells.csv)");
+}
+
+}  // namespace
