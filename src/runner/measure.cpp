@@ -31,6 +31,8 @@ InterruptGuard::~InterruptGuard() {
   for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &old_[i], nullptr);
 }
 
+int interrupt_signal() { return g_interrupt.load(); }
+
 int measure(const std::vector<Stack*>& stacks, double duration_s, Progress& progress, const std::string& label) {
   std::int64_t last_start = 0;
   for (const Stack* s : stacks) last_start = std::max(last_start, s->start_ns());

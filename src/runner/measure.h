@@ -24,6 +24,10 @@ class InterruptGuard {
   struct sigaction old_[3] {};
 };
 
+// The signal an InterruptGuard caught since it was installed, 0 when none came (a measurement
+// loop of its own, remote_run.cpp, asks).
+int interrupt_signal();
+
 // Polls every 20 ms until each stack has ended: its app exited, one of its servers died, the
 // deadline passed (`duration_s` after the last stack started: every stack is measured at least
 // that long, all of them together), or a signal came (every stack still running then ends "when

@@ -1,0 +1,237 @@
+// `pictor serve` + `pictor run --server` (issue 21.1): a session across two "hosts" — two network
+// namespaces joined by a veth pair, the agent in one, the client in the other — with the real
+// Xvnc, app and RFB client. Skipped, with the reason, where namespaces cannot be made (not root,
+// no `ip netns`).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <thread>
+
+#include "core/exec.h"
+#include "helpers.h"
+#include "runner/process.h"
+
+using namespace pictor::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kRacing{"--adapter", "xvnc", "--driver", "scripted:rate=5,keys=Up|Left,seed=3",
+                                       "builtin:racing", "--size", "640x360", "-d", "6s"};
+
+bool quiet_ok(const std::vector<std::string>& argv) { return run_command(argv).exit_code == 0; }
+
+// Two namespaces and the link between them, removed on every path (deleting a namespace deletes
+// its end of the veth pair, and the pair with it).
+class TwoHosts : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "network namespaces need root";
+    if (!pictor::find_executable("ip", {"/usr/sbin", "/sbin"})) GTEST_SKIP() << "ip (iproute2) is not installed";
+    if (!pictor::find_executable("Xvnc")) GTEST_SKIP() << "Xvnc is not installed";
+    const int id = static_cast<int>(::getpid() % 200) + 20;
+    a_ = fmt::format("pictor-a-{}", ::getpid());
+    b_ = fmt::format("pictor-b-{}", ::getpid());
+    server_ip_ = fmt::format("10.231.{}.1", id);
+    client_ip_ = fmt::format("10.231.{}.2", id);
+    const std::string va = fmt::format("pva{}", ::getpid()), vb = fmt::format("pvb{}", ::getpid());
+    if (!quiet_ok({"ip", "netns", "add", a_})) GTEST_SKIP() << "ip netns add failed (no namespace support here)";
+    made_ = true;
+    ASSERT_TRUE(quiet_ok({"ip", "netns", "add", b_}));
+    ASSERT_TRUE(quiet_ok({"ip", "link", "add", va, "type", "veth", "peer", "name", vb}));
+    ASSERT_TRUE(quiet_ok({"ip", "link", "set", va, "netns", a_}));
+    ASSERT_TRUE(quiet_ok({"ip", "link", "set", vb, "netns", b_}));
+    for (const auto& [ns, dev, ip] : {std::tuple{a_, va, server_ip_}, std::tuple{b_, vb, client_ip_}}) {
+      ASSERT_TRUE(quiet_ok({"ip", "-n", ns, "addr", "add", ip + "/24", "dev", dev}));
+      ASSERT_TRUE(quiet_ok({"ip", "-n", ns, "link", "set", dev, "up"}));
+      ASSERT_TRUE(quiet_ok({"ip", "-n", ns, "link", "set", "lo", "up"}));
+    }
+    dir_ = fresh_dir("two-hosts");
+    token_ = dir_ + "/token";
+    std::ofstream(token_) << "s3cret-" << ::getpid() << "\n";
+  }
+
+  void TearDown() override {
+    if (agent_) agent_->stop(5.0);
+    if (made_) {
+      run_command({"ip", "netns", "del", a_});
+      run_command({"ip", "netns", "del", b_});
+    }
+  }
+
+  // `pictor serve` in namespace A; waits until it listens.
+  void start_agent() {
+    pictor::runner::SpawnOptions o;
+    o.argv = {"/usr/sbin/ip", "netns", "exec", a_, PICTOR_BIN, "serve", "--listen", server_ip_ + ":7300", "--token-file",
+              token_, "--work-dir", dir_ + "/agent"};
+    if (!fs::exists(o.argv[0])) o.argv[0] = *pictor::find_executable("ip", {"/usr/sbin", "/sbin"});
+    o.stderr_path = dir_ + "/agent.log";
+    o.stdout_path = dir_ + "/agent.log";
+    agent_ = pictor::runner::Process::spawn(o);
+    for (int i = 0; i < 250; ++i) {
+      std::ifstream in(dir_ + "/agent.log");
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (text.find("listening on") != std::string::npos) return;
+      ASSERT_TRUE(agent_->running()) << text;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    FAIL() << "the agent did not listen in 5 s";
+  }
+
+  std::vector<std::string> client_argv(const std::string& out, const std::string& token) const {
+    std::vector<std::string> argv{"ip", "netns", "exec", b_, PICTOR_BIN, "--quiet", "run", "--server", server_ip_ + ":7300",
+                                  "--token-file", token, "-o", out};
+    argv.insert(argv.end(), kRacing.begin(), kRacing.end());
+    return argv;
+  }
+
+  std::string agent_log() const {
+    std::ifstream in(dir_ + "/agent.log");
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+
+  std::string a_, b_, server_ip_, client_ip_, dir_, token_;
+  bool made_ = false;
+  std::optional<pictor::runner::Process> agent_;
+};
+
+double share_matched(const nlohmann::json& s) {
+  const double sent = s.value("inputs_sent", 0.0);
+  return sent > 0 ? s.value("inputs_matched", 0.0) / sent : 0.0;
+}
+
+double p50(const nlohmann::json& s, const char* stage) {
+  const auto& d = s["stages_ms"][stage]["p50"];
+  return d.is_number() ? d.get<double>() : NAN;
+}
+
+void expect_no_process_left(const nlohmann::json& run) {
+  ASSERT_TRUE(run.contains("processes"));
+  ASSERT_FALSE(run["processes"].empty());
+  for (const auto& p : run["processes"])
+    if (p.contains("pid")) EXPECT_FALSE(process_alive(p["pid"].get<int>())) << p.dump();
+}
+
+TEST_F(TwoHosts, XvncSessionAssemblesOneHostsFilesAndStages) {
+  start_agent();
+  const std::string two = dir_ + "/two";
+  const auto r = run_command(client_argv(two, token_));
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nagent:\n" << agent_log();
+  // The one-machine names, both halves' files.
+  for (const char* f : {"frames.csv", "inputs_read.csv", "proxy_events.csv", "xvnc.log", "app.log", "client_inputs.csv",
+                        "client_frames.csv", "client_updates.csv", "inputs.csv", "summary.json", "run.json", "clock.csv",
+                        "report.html"})
+    EXPECT_TRUE(fs::exists(two + "/" + f)) << f;
+  {
+    std::ifstream in(two + "/clock.csv");
+    std::string header;
+    std::getline(in, header);
+    EXPECT_EQ(header.rfind("phase,t1_ns,t2_ns,t3_ns,t4_ns,rtt_ns,offset_ns", 0), 0u) << header;
+  }
+  const auto rows = read_csv_rows(two + "/clock.csv");
+  std::size_t before = 0, during = 0, after = 0;
+  for (const auto& row : rows) (row[0] == "before" ? before : row[0] == "during" ? during : after) += 1;
+  EXPECT_GE(before, 4u);
+  EXPECT_GE(during, 1u);
+  EXPECT_GE(after, 4u);
+  const auto run = read_json(two + "/run.json");
+  ASSERT_TRUE(run.contains("two_hosts")) << run.dump(2);
+  EXPECT_EQ(run["two_hosts"]["server"], server_ip_ + ":7300");
+  EXPECT_FALSE(run["two_hosts"]["agent_version"].get<std::string>().empty());
+  const auto& clock = run["two_hosts"]["clock"];
+  ASSERT_TRUE(clock["offset_ns"].is_number_integer()) << clock.dump();
+  ASSERT_TRUE(clock["uncertainty_ns"].is_number_integer());
+  // Over a veth pair on one machine: well under a millisecond, and the offset (one clock, in
+  // truth) within it.
+  EXPECT_LT(clock["uncertainty_ns"].get<std::int64_t>(), 1'000'000);
+  EXPECT_LE(std::llabs(clock["offset_ns"].get<std::int64_t>()), clock["uncertainty_ns"].get<std::int64_t>() + 50'000);
+  EXPECT_EQ(clock["discipline"]["client"]["chrony"]["available"].is_boolean(), true);
+  EXPECT_EQ(run["status"], "ok");
+  expect_no_process_left(run);
+
+  // The same session on one host.
+  const std::string one = dir_ + "/one";
+  std::vector<std::string> argv{PICTOR_BIN, "--quiet", "run", "-o", one};
+  argv.insert(argv.end(), kRacing.begin(), kRacing.end());
+  const auto r1 = run_command(argv);
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  const auto s1 = read_json(one + "/summary.json"), s2 = read_json(two + "/summary.json");
+  EXPECT_GE(share_matched(s2), 0.9) << s2.dump(2);
+  EXPECT_NEAR(share_matched(s2), share_matched(s1), 0.1);
+  // The cross-host stages carry the offset's uncertainty; the others do not.
+  ASSERT_TRUE(s2.contains("clock_offset")) << s2.dump(2);
+  EXPECT_TRUE(s2["stages_ms"]["CS_ms"]["±ms"].is_number());
+  EXPECT_TRUE(s2["stages_ms"]["SS_ms"]["±ms"].is_number());
+  EXPECT_FALSE(s2["stages_ms"]["AL_ms"].contains("±ms"));
+  EXPECT_FALSE(s1.contains("clock_offset"));
+  // CS on one host is the loopback socket; across the veth it may add a link's worth, never less
+  // than nothing beyond the offset's error.
+  const double u = s2["clock_offset"]["uncertainty_ms"].get<double>();
+  EXPECT_GE(p50(s2, "CS_ms"), -u);
+  EXPECT_LE(p50(s2, "CS_ms"), p50(s1, "CS_ms") + u + 2.0);
+  EXPECT_GE(p50(s2, "SS_ms"), -u);
+  // And the agent still serves: it outlives its sessions.
+  EXPECT_TRUE(agent_->running()) << agent_log();
+}
+
+TEST_F(TwoHosts, WrongTokenIsRefusedWithOneLine) {
+  start_agent();
+  const std::string wrong = dir_ + "/wrong-token";
+  std::ofstream(wrong) << "not-the-token\n";
+  const auto r = run_command(client_argv(dir_ + "/refused", wrong));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.last_err_line().rfind("pictor: ", 0), 0u) << r.err;
+  EXPECT_NE(r.last_err_line().find("wrong token"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/refused/run.json"));
+  EXPECT_NE(agent_log().find("refused: wrong token"), std::string::npos) << agent_log();
+  EXPECT_TRUE(agent_->running());
+}
+
+TEST_F(TwoHosts, MissingTokenFileAndWildcardAreRefused) {
+  const auto r = run_command({PICTOR_BIN, "serve", "--listen", "127.0.0.1:7301", "--token-file", dir_ + "/none"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.last_err_line().find("--token-file"), std::string::npos) << r.err;
+  const auto c = run_command({PICTOR_BIN, "run", "--server", "127.0.0.1:7301", "--adapter", "xvnc", "builtin:spin"});
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.last_err_line().find("--token-file is required"), std::string::npos) << c.err;
+}
+
+TEST_F(TwoHosts, AgentKilledMidSessionEndsTheClientWithItsRecords) {
+  start_agent();
+  const std::string out = dir_ + "/killed";
+  pictor::runner::SpawnOptions o;
+  o.argv = client_argv(out, token_);
+  o.argv[0] = *pictor::find_executable("ip", {"/usr/sbin", "/sbin"});
+  o.stderr_path = dir_ + "/client.err";
+  o.stdout_path = dir_ + "/client.out";
+  auto client = pictor::runner::Process::spawn(o);
+  // Once the client is sending inputs, the agent goes.
+  for (int i = 0; i < 500 && !fs::exists(out + "/client_inputs.csv"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  ::kill(agent_->pid(), SIGKILL);
+  const auto status = client.wait_for(30.0);
+  ASSERT_TRUE(status) << "the client did not end after the agent died";
+  EXPECT_TRUE(status->exited);
+  EXPECT_EQ(status->code, 1);
+  std::ifstream in(dir_ + "/client.err");
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  EXPECT_EQ(last.rfind("pictor: ", 0), 0u) << last;
+  EXPECT_NE(last.find("pictor serve at"), std::string::npos) << last;
+  EXPECT_TRUE(fs::exists(out + "/client_inputs.csv"));
+  const auto run = read_json(out + "/run.json");
+  EXPECT_EQ(run["status"], "failed");
+  // The agent's session, its Xvnc and its app went with it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  expect_no_process_left(run);
+}
+
+}  // namespace
