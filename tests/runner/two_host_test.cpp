@@ -16,6 +16,7 @@
 #include "core/exec.h"
 #include "helpers.h"
 #include "runner/process.h"
+#include "runner/remote_protocol.h"
 
 using namespace pictor::test;
 namespace fs = std::filesystem;
@@ -246,6 +247,48 @@ TEST_F(TwoHosts, AgentKilledMidSessionEndsTheClientWithItsRecords) {
   EXPECT_EQ(run["status"], "failed");
   // The agent's session, its Xvnc and its app went with it.
   expect_no_process_left(run);
+}
+
+}  // namespace
+
+namespace {
+
+// The agent on loopback (no namespaces needed): a plan it cannot run is refused with the cause
+// `pictor run` gives for the same options on one host, and no session starts.
+TEST(TwoHostAgent, RefusesAPlanWithPictorRunsCause) {
+  if (!pictor::find_executable("Xvnc")) GTEST_SKIP() << "Xvnc is not installed";
+  const std::string dir = fresh_dir("agent-refusal");
+  std::ofstream(dir + "/token") << "tok\n";
+  const int port = 7400 + static_cast<int>(::getpid() % 500);
+  pictor::runner::SpawnOptions so;
+  so.argv = {PICTOR_BIN, "serve", "--listen", fmt::format("127.0.0.1:{}", port), "--token-file", dir + "/token",
+             "--work-dir", dir + "/agent"};
+  so.stderr_path = so.stdout_path = dir + "/agent.log";
+  auto agent = pictor::runner::Process::spawn(so);
+  std::optional<pictor::runner::ControlChannel> ch;
+  for (int i = 0; i < 250 && !ch; ++i) {
+    try {
+      ch.emplace(pictor::runner::ControlChannel::connect("127.0.0.1", port, 1.0));
+    } catch (const std::exception&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  ASSERT_TRUE(ch) << "the agent did not listen";
+  ch->send({{"type", "hello"}, {"token", "tok"}, {"protocol", pictor::runner::kControlProtocol}});
+  EXPECT_EQ(ch->expect("welcome", 10.0)["type"], "welcome");
+  pictor::runner::RunOptions o;
+  o.builtin = "racing:nope=1";
+  o.adapter = "xvnc";
+  ch->send(pictor::runner::plan_message(o));
+  const auto answer = ch->receive(30.0);
+  ASSERT_TRUE(answer);
+  EXPECT_EQ((*answer)["type"], "refused");
+  EXPECT_TRUE((*answer)["usage"].get<bool>());
+  const auto one_host = run_command({PICTOR_BIN, "run", "--adapter", "xvnc", "-o", dir + "/one", "builtin:racing:nope=1"});
+  EXPECT_EQ(one_host.exit_code, 2);
+  EXPECT_EQ("pictor: " + (*answer)["cause"].get<std::string>(), one_host.last_err_line());
+  ch->close();
+  agent.stop(5.0);
 }
 
 }  // namespace
