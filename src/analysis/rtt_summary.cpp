@@ -106,7 +106,7 @@ void stage_summary(const RttTimeline& t, std::span<const MatchedInput> inputs, n
     for (const char* name : {t.have_proxy ? "CS_ms" : "wait_app_ms", "SS_ms", "unattributed_ms"}) {
       if (!stages.contains(name)) continue;
       stages[name]["cross_host"] = true;
-      stages[name]["±ms"] = number_or_null(u);
+      stages[name]["clock_uncertainty_ms"] = number_or_null(u);
       crossing.push_back(name);
     }
     out["clock_offset"] = {{"offset_ms", static_cast<double>(*t.clock_offset_ns) * 1e-6},

@@ -162,8 +162,7 @@ class SessionHalf {
   }
 
   void serve(SessionPlan plan) {
-    static int sessions = 0;
-    const fs::path dir = fs::path(options_.work_dir) / fmt::format("session-{}-{}", ::getpid(), ++sessions);
+    const fs::path dir = fs::path(options_.work_dir) / fmt::format("session-{}", ::getpid());  // this session's process
     std::error_code ec;
     fs::remove_all(dir, ec);
     fs::create_directories(dir, ec);
@@ -173,7 +172,6 @@ class SessionHalf {
     }
     plan.options.out_dir = dir.string();
     std::optional<Stack> stack;
-    net::TcpRelay* relay = nullptr;
     std::unique_ptr<net::TcpRelay> exposure;
     try {
       locate_libraries(plan);
@@ -198,15 +196,14 @@ class SessionHalf {
       ro.allowed_peer = ch_.peer_address();
       exposure = std::make_unique<net::TcpRelay>(net::NetSpec{}, ro);
       exposure->start();
-      relay = exposure.get();
       stack->run()["window"] = {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}};
       ch_.send({{"type", "ready"},
                 {"host", ro.listen_host},
-                {"port", relay->port()},
+                {"port", exposure->port()},
                 {"window", {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}}},
                 {"keycodes", keycodes},
                 {"run", stack->run()}});
-      say(fmt::format("{}: {} ready on {}:{} ({} {})", where_, stack->plan().label, ro.listen_host, relay->port(),
+      say(fmt::format("{}: {} ready on {}:{} ({} {})", where_, stack->plan().label, ro.listen_host, exposure->port(),
                       stack->plan().options.adapter, stack->adapter().display()));
     } catch (const std::exception& e) {
       if (stack) stack->abort();

@@ -167,7 +167,6 @@ class TwoHostSession {
     // The deadline counts from the app's start on the render host, in this host's clock.
     const ClockEstimate e = estimate_clock(probes_);
     const std::int64_t start_here = server_start_ns_ - (e.known ? e.offset_ns : 0);
-    local_start_ = std::min(monotonic_ns(), start_here);
     const std::int64_t deadline = start_here + static_cast<std::int64_t>(o_.duration_s * 1e9);
     std::int64_t next_probe = monotonic_ns() + static_cast<std::int64_t>(kProbeEveryS * 1e9);
     bool finishing = false, noted = false;
@@ -312,7 +311,7 @@ class TwoHostSession {
   StackEnd end_;
   std::optional<ExitStatus> app_status_;
   std::vector<nlohmann::json> processes_;
-  std::int64_t server_start_ns_ = 0, local_start_ = 0;
+  std::int64_t server_start_ns_ = 0;
   bool server_ended_ = false, agent_lost_ = false;
   int interrupted_by_ = 0;
   std::string stop_reason_ = "after the duration";
