@@ -196,6 +196,35 @@ TEST_F(TwoHosts, XvncSessionAssemblesOneHostsFilesAndStages) {
   EXPECT_TRUE(agent_->running()) << agent_log();
 }
 
+TEST_F(TwoHosts, TheAgentServesTwoSessionsAtOnce) {
+  start_agent();
+  std::vector<pictor::runner::Process> clients;
+  for (int i = 1; i <= 2; ++i) {
+    pictor::runner::SpawnOptions o;
+    o.argv = client_argv(fmt::format("{}/s{}", dir_, i), token_);
+    o.argv[0] = *pictor::find_executable("ip", {"/usr/sbin", "/sbin"});
+    o.stderr_path = fmt::format("{}/s{}.err", dir_, i);
+    o.stdout_path = fmt::format("{}/s{}.out", dir_, i);
+    clients.push_back(pictor::runner::Process::spawn(o));
+  }
+  std::vector<std::string> displays;
+  for (int i = 1; i <= 2; ++i) {
+    const auto st = clients[static_cast<std::size_t>(i - 1)].wait_for(90.0);
+    ASSERT_TRUE(st);
+    EXPECT_TRUE(st->exited && st->code == 0) << st->describe() << "\n" << agent_log();
+    const auto run = read_json(fmt::format("{}/s{}/run.json", dir_, i));
+    ASSERT_TRUE(run.is_object());
+    EXPECT_EQ(run["status"], "ok");
+    displays.push_back(run.value("display", ""));
+    const auto s = read_json(fmt::format("{}/s{}/summary.json", dir_, i));
+    EXPECT_GE(share_matched(s), 0.9);
+    expect_no_process_left(run);
+  }
+  // Side by side, each on its own display.
+  EXPECT_NE(displays[0], displays[1]);
+  EXPECT_NE(agent_log().find("session 2 from"), std::string::npos);
+}
+
 TEST_F(TwoHosts, WrongTokenIsRefusedWithOneLine) {
   start_agent();
   const std::string wrong = dir_ + "/wrong-token";
