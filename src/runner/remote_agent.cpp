@@ -28,6 +28,7 @@
 #include "runner/remote_protocol.h"
 #include "runner/session_plan.h"
 #include "runner/stack.h"
+#include "stream/stream_options.h"
 
 namespace pictor::runner {
 namespace fs = std::filesystem;
@@ -146,9 +147,7 @@ class SessionHalf {
     if (!m) return std::nullopt;
     try {
       RunOptions o = options_from_plan(*m);
-      if (o.adapter != "xvnc" && o.adapter != "x11vnc")
-        throw UsageError(fmt::format("--server runs --adapter xvnc or x11vnc across two hosts, not '{}' (docs/two-hosts.md)",
-                                     o.adapter));
+      check_two_host_adapter(o);
       SessionPlan plan = plan_session(o);  // the checks `pictor run` makes, with its words
       plan.server_half = true;
       ch_.send({{"type", "planned"}, {"label", plan.label}});
@@ -172,14 +171,17 @@ class SessionHalf {
     }
     plan.options.out_dir = dir.string();
     std::optional<Stack> stack;
-    std::unique_ptr<net::TcpRelay> exposure;
     try {
       locate_libraries(plan);
       stack.emplace(std::move(plan), dir, "");
       Progress progress(true);
       stack->start(progress, nullptr);
-      const std::optional<RfbEndpoint> served = stack->adapter().rfb();
-      if (!served) throw RunError("the adapter serves no RFB port");
+      // Where the proxy serves: the RFB port, or the stream server's video and input ports.
+      std::vector<std::pair<std::string, int>> ports;
+      if (const std::optional<RfbEndpoint> served = stack->adapter().rfb()) ports.emplace_back("port", served->port);
+      const nlohmann::json proxy = stack->run().value("proxy", nlohmann::json::object());
+      if (stack->plan().options.adapter == "stream")
+        ports = {{"video_port", proxy.value("video_port", 0)}, {"input_port", proxy.value("input_port", 0)}};
       auto x = client::XConnection::open(stack->adapter().display());
       const client::WindowInfo w = client::wait_for_app_window(*x, 10.0, [&] { return stack->poll_app(monotonic_ns()); });
       nlohmann::json keycodes = nlohmann::json::array();
@@ -187,33 +189,39 @@ class SessionHalf {
         for (const drivers::InputCode& c : stack->plan().driver->vocabulary())
           if (!c.button) keycodes.push_back({c.code, XKeysymToKeycode(x->display(), c.code)});
       x.reset();
-      // The proxy stays on loopback; the session's client reaches it through this relay on the
+      // The proxy stays on loopback; the session's client reaches it through a relay on the
       // agent's own address, which lets no other host in.
-      net::RelayOptions ro;
-      ro.target_host = served->host;
-      ro.target_port = static_cast<std::uint16_t>(served->port);
-      ro.listen_host = local_address(ch_.fd());
-      ro.allowed_peer = ch_.peer_address();
-      exposure = std::make_unique<net::TcpRelay>(net::NetSpec{}, ro);
-      exposure->start();
-      stack->run()["window"] = {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}};
-      ch_.send({{"type", "ready"},
-                {"host", ro.listen_host},
-                {"port", exposure->port()},
-                {"window", {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}}},
-                {"keycodes", keycodes},
-                {"run", stack->run()}});
-      say(fmt::format("{}: {} ready on {}:{} ({} {})", where_, stack->plan().label, ro.listen_host, exposure->port(),
-                      stack->plan().options.adapter, stack->adapter().display()));
+      const std::string host = local_address(ch_.fd());
+      nlohmann::json ready{{"type", "ready"},
+                           {"host", host},
+                           {"window", {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}}},
+                           {"keycodes", keycodes}};
+      std::string shown;
+      for (const auto& [name, port] : ports) {
+        net::RelayOptions ro;
+        ro.target_port = static_cast<std::uint16_t>(port);
+        ro.listen_host = host;
+        ro.allowed_peer = ch_.peer_address();
+        ro.max_queued_bytes = 4 << 20;  // a stream's keyframe is hundreds of KiB
+        exposures_.push_back(std::make_unique<net::TcpRelay>(net::NetSpec{}, ro));
+        exposures_.back()->start();
+        ready[name] = exposures_.back()->port();
+        shown += fmt::format("{}{}:{}", shown.empty() ? "" : ", ", host, exposures_.back()->port());
+      }
+      stack->run()["window"] = ready["window"];
+      ready["run"] = stack->run();
+      ch_.send(ready);
+      say(fmt::format("{}: {} ready on {} ({} {})", where_, stack->plan().label, shown, stack->plan().options.adapter,
+                      stack->adapter().display()));
     } catch (const std::exception& e) {
       if (stack) stack->abort();
-      if (exposure) exposure->stop();
+      for (auto& r : exposures_) r->stop();
       refuse(e.what(), dynamic_cast<const UsageError*>(&e) != nullptr);
       fs::remove_all(dir, ec);
       return;
     }
     const bool connected = measure(*stack);
-    if (exposure) exposure->stop();
+    for (auto& r : exposures_) r->stop();
     stack->stop();
     if (connected) {
       try {
@@ -286,6 +294,7 @@ class SessionHalf {
   ControlChannel& ch_;
   const AgentOptions& options_;
   std::string where_;
+  std::vector<std::unique_ptr<net::TcpRelay>> exposures_;
 };
 
 int bind_listener(const ListenAddress& a) {
@@ -306,6 +315,18 @@ int bind_listener(const ListenAddress& a) {
 }
 
 }  // namespace
+
+void check_two_host_adapter(const RunOptions& o) {
+  if (o.adapter == "xvnc" || o.adapter == "x11vnc") return;
+  if (o.adapter == "stream") {
+    if (stream::parse_stream_options(o.stream).transport == stream::Transport::tcp) return;
+    throw UsageError("--server runs --adapter stream with --stream transport=tcp: its UDP video goes to a port on the "
+                     "render host's loopback (docs/two-hosts.md)");
+  }
+  throw UsageError(fmt::format("--server runs --adapter xvnc, x11vnc or stream (transport=tcp) across two hosts, not "
+                               "'{}' (docs/two-hosts.md)",
+                               o.adapter));
+}
 
 int serve_sessions(const AgentOptions& options) {
   const int listen_fd = bind_listener(options.listen);

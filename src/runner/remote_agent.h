@@ -7,6 +7,7 @@
 #include <string>
 
 #include "runner/metrics_server.h"  // ListenAddress
+#include "runner/session.h"
 
 namespace pictor::runner {
 
@@ -22,6 +23,10 @@ struct AgentOptions {
 // Binds, then serves until SIGINT or SIGTERM (each running session is stopped first). Throws
 // UsageError when the address cannot be bound. Returns the exit status.
 int serve_sessions(const AgentOptions& options);
+
+// The adapters a two-host session runs (xvnc, x11vnc, stream over TCP); UsageError otherwise.
+// Checked on both hosts.
+void check_two_host_adapter(const RunOptions& options);
 
 // The agent's version, as `welcome` tells it.
 inline constexpr const char* kAgentVersion = "0.1.0";

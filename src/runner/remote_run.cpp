@@ -19,6 +19,7 @@
 #include "runner/remote_protocol.h"
 #include "runner/session_derive.h"
 #include "runner/session_plan.h"
+#include "stream/stream_client.h"
 
 namespace pictor::runner {
 namespace fs = std::filesystem;
@@ -52,6 +53,28 @@ bool acceptable_name(const std::string& n) {
          n != "clock.csv" && n.rfind("client_", 0) != 0;
 }
 
+// The stream client as the session drives it (an adapter's own client on one host): run.json
+// `client.adapter` gets its figures and what the relays carried.
+class StreamHandle final : public AdapterClient {
+ public:
+  StreamHandle(std::unique_ptr<stream::StreamClient> c, const std::vector<std::unique_ptr<net::TcpRelay>>& relays)
+      : client_(std::move(c)), relays_(relays) {}
+  client::ClientStats stop() override { return client_->stop(); }
+  void finish_inputs() override { client_->finish_inputs(); }
+  bool running() const override { return client_->running(); }
+  nlohmann::json describe() const override {
+    nlohmann::json j = client_->stats_json();
+    if (relays_.size() == 2)
+      j["net"] = {{"input_tcp", {{"bytes_up", relays_[0]->bytes_up()}, {"bytes_down", relays_[0]->bytes_down()}}},
+                  {"video_tcp", {{"bytes_down", relays_[1]->bytes_down()}}}};
+    return j;
+  }
+
+ private:
+  std::unique_ptr<stream::StreamClient> client_;
+  const std::vector<std::unique_ptr<net::TcpRelay>>& relays_;
+};
+
 // The session's client side, one control connection to the agent.
 class TwoHostSession {
  public:
@@ -61,8 +84,7 @@ class TwoHostSession {
   RunResult run() {
     const std::string token = read_token_file(o_.token_file, "--token-file");
     plan_.emplace(plan_session(o_));  // every check `pictor run` makes here, before anything starts
-    if (o_.adapter != "xvnc" && o_.adapter != "x11vnc")
-      throw UsageError(fmt::format("--server runs --adapter xvnc or x11vnc across two hosts, not '{}' (docs/two-hosts.md)", o_.adapter));
+    check_two_host_adapter(o_);
     if (!o_.container.engine.empty()) throw UsageError("--server cannot be combined with --container (the render host decides how it runs)");
     if (!o_.metrics_listen.empty()) throw UsageError("--server cannot be combined with --metrics-listen (the session's files are on the render host while it runs)");
     if (plan_->use_netem) throw UsageError("--server emulates --net with the relay on this host: --net-backend netem shapes a loopback port");
@@ -91,7 +113,9 @@ class TwoHostSession {
     run_ = ready.at("run");
     run_["command_line"] = o_.argv.empty() ? own_command_line() : o_.argv;
     run_["net"] = {{"spec", net::to_string(plan_->net_spec)},
-                   {"emulation", plan_->net_spec.is_identity() ? "none" : "user-space TCP relay on the client host"}};
+                   {"emulation", plan_->net_spec.is_identity() ? "none"
+                                 : o_.adapter == "stream" ? "user-space TCP relays (video, input) on the client host"
+                                                          : "user-space TCP relay on the client host"}};
     server_start_ns_ = run_.value("start_ns", std::int64_t{0});
     add_two_hosts();
     write_run_json(dir_, run_);
@@ -121,7 +145,42 @@ class TwoHostSession {
                          {"bytes_received", bytes_received_}};
   }
 
+  // A relay on this host's loopback to the agent's HOST:PORT, with --net's emulation (none: it
+  // only forwards); the stream client connects to loopback only.
+  int relay_to(const std::string& host, int port, std::uint64_t seed) {
+    net::RelayOptions ro;
+    ro.target_host = host;
+    ro.target_port = static_cast<std::uint16_t>(port);
+    ro.seed = seed;
+    ro.max_queued_bytes = 4 << 20;
+    stream_relays_.push_back(std::make_unique<net::TcpRelay>(plan_->net_spec, ro));
+    stream_relays_.back()->start();
+    return stream_relays_.back()->port();
+  }
+
+  void start_stream_client(const nlohmann::json& ready) {
+    const nlohmann::json& w = ready.at("window");
+    const std::string host = ready.value("host", host_);
+    stream::StreamClientOptions co;
+    co.out_dir = dir_.string();
+    co.transport = stream::Transport::tcp;
+    co.input_port = relay_to(host, ready.at("input_port").get<int>(), 1);
+    co.tcp_port = relay_to(host, ready.at("video_port").get<int>(), 2);
+    co.window = tag::WindowRect{w.at("x").get<int>(), w.at("y").get<int>(), w.at("width").get<int>(), w.at("height").get<int>()};
+    co.expect_marker = o_.marker;
+    co.app_running = [this] { return !server_ended_; };
+    for (const auto& kc : ready.value("keycodes", nlohmann::json::array()))
+      co.keycodes[kc.at(0).get<unsigned>()] = kc.at(1).get<unsigned>();
+    if (!plan_->driver) return;
+    try {
+      client_ = wrap_client(std::make_unique<StreamHandle>(stream::StreamClient::start(co, std::move(plan_->driver)), stream_relays_));
+    } catch (const RunError& e) {
+      client_stats_.failure = e.what();
+    }
+  }
+
   void start_client(const nlohmann::json& ready) {
+    if (o_.adapter == "stream") return start_stream_client(ready);
     const nlohmann::json& w = ready.at("window");
     std::string host = ready.value("host", host_);
     int port = ready.at("port").get<int>();
@@ -231,6 +290,7 @@ class TwoHostSession {
       run_["net"]["bytes_down"] = relay_->bytes_down();
       run_["net"]["connections"] = relay_->connections();
     }
+    for (auto& r : stream_relays_) r->stop();
     if (!agent_lost_) {
       try {
         ch_->send({{"type", "stop"}, {"reason", server_ended_ ? end_.stop_reason : stop_reason_}});
@@ -306,6 +366,7 @@ class TwoHostSession {
   fs::path dir_;
   nlohmann::json run_ = nlohmann::json::object();
   std::unique_ptr<net::TcpRelay> relay_;
+  std::vector<std::unique_ptr<net::TcpRelay>> stream_relays_;  // stream: input, video
   std::unique_ptr<Client> client_;
   client::ClientStats client_stats_;
   StackEnd end_;

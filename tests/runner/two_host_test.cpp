@@ -196,6 +196,38 @@ TEST_F(TwoHosts, XvncSessionAssemblesOneHostsFilesAndStages) {
   EXPECT_TRUE(agent_->running()) << agent_log();
 }
 
+TEST_F(TwoHosts, StreamOverTcpMatchesAsOnOneHost) {
+  if (!fs::exists(fs::path(PICTOR_BIN).parent_path() / "pictor-stream-server"))
+    GTEST_SKIP() << "pictor-stream-server is not built (GStreamer development packages, scripts/setup.sh)";
+  start_agent();
+  const std::vector<std::string> stream{"--adapter", "stream", "--stream", "transport=tcp", "--driver",
+                                        "scripted:rate=5,keys=Up|Left,seed=3", "builtin:racing", "--size", "640x360", "-d", "6s"};
+  const std::string two = dir_ + "/stream-two", one = dir_ + "/stream-one";
+  std::vector<std::string> argv{"ip", "netns", "exec", b_, PICTOR_BIN, "--quiet", "run", "--server", server_ip_ + ":7300",
+                                "--token-file", token_, "-o", two};
+  argv.insert(argv.end(), stream.begin(), stream.end());
+  const auto r = run_command(argv);
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\nagent:\n" << agent_log();
+  for (const char* f : {"stream_frames.csv", "stream_received.csv", "proxy_events.csv", "frames.csv", "client_inputs.csv", "clock.csv"})
+    EXPECT_TRUE(fs::exists(two + "/" + f)) << f;
+  std::vector<std::string> argv1{PICTOR_BIN, "--quiet", "run", "-o", one};
+  argv1.insert(argv1.end(), stream.begin(), stream.end());
+  const auto r1 = run_command(argv1);
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  const auto s1 = read_json(one + "/summary.json"), s2 = read_json(two + "/summary.json");
+  EXPECT_GE(share_matched(s2), 0.9) << s2.dump(2);
+  EXPECT_NEAR(share_matched(s2), share_matched(s1), 0.1);
+  EXPECT_TRUE(s2["stages_ms"]["CS_ms"]["clock_uncertainty_ms"].is_number());
+  EXPECT_TRUE(s2["stages_ms"]["SS_ms"]["clock_uncertainty_ms"].is_number());
+  expect_no_process_left(read_json(two + "/run.json"));
+  // UDP video goes to the render host's loopback: refused on the client host with one line.
+  std::vector<std::string> udp{"ip", "netns", "exec", b_, PICTOR_BIN, "run", "--server", server_ip_ + ":7300",
+                               "--token-file", token_, "-o", dir_ + "/udp", "--adapter", "stream", "builtin:spin"};
+  const auto ru = run_command(udp);
+  EXPECT_EQ(ru.exit_code, 2);
+  EXPECT_NE(ru.last_err_line().find("transport=tcp"), std::string::npos) << ru.err;
+}
+
 TEST_F(TwoHosts, TheAgentServesTwoSessionsAtOnce) {
   start_agent();
   std::vector<pictor::runner::Process> clients;
