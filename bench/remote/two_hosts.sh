@@ -1,15 +1,17 @@
 #!/bin/bash
-# One host against two (docs/two-hosts.md): the same xvnc session — app, driver, seed, size,
+# One host against two (docs/two-hosts.md): the same remote session — app, driver, seed, size,
 # duration — run on one host (`pictor run`) and across two network namespaces joined by a veth
 # pair (`pictor serve` in one, `pictor run --server` in the other), ROUNDS times each, interleaved
 # (one, two, one, two, …). Prints each session's matched share and stage medians (p50 of
 # summary.json stages_ms), the medians over the rounds, and the clock offset's uncertainty of
 # each two-host session with its probes' round trips (clock.csv). Root only (ip netns).
-# Usage: two_hosts.sh BUILD_DIR [SECONDS=10] [ROUNDS=3]
+# ADAPTER xvnc (default), x11vnc, or stream (run with --stream transport=tcp on both sides).
+# Usage: two_hosts.sh BUILD_DIR [SECONDS=10] [ROUNDS=3] [ADAPTER=xvnc]
 set -u
-BUILD=${1:?usage: $0 BUILD_DIR [SECONDS] [ROUNDS]}
+BUILD=${1:?usage: $0 BUILD_DIR [SECONDS] [ROUNDS] [ADAPTER]}
 SECONDS_RUN=${2:-10}
 ROUNDS=${3:-3}
+ADAPTER=${4:-xvnc}
 PICTOR=$(realpath "$BUILD/bin/pictor")
 [ -x "$PICTOR" ] || { echo "build pictor in $BUILD first" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "network namespaces need root" >&2; exit 2; }
@@ -34,7 +36,9 @@ ip netns exec "$A" "$PICTOR" serve --listen "$NET.1:7300" --token-file "$WORK/to
   >"$WORK/agent.log" 2>&1 &
 AGENT=$!
 for _ in $(seq 50); do grep -q 'listening on' "$WORK/agent.log" 2>/dev/null && break; sleep 0.1; done
-SESSION=(--adapter xvnc --driver 'scripted:rate=5,keys=Up|Left,seed=3' builtin:racing --size 640x360 -d "${SECONDS_RUN}s" --no-db)
+ADAPTER_ARGS=(--adapter "$ADAPTER")
+[ "$ADAPTER" = stream ] && ADAPTER_ARGS+=(--stream transport=tcp)
+SESSION=("${ADAPTER_ARGS[@]}" --driver 'scripted:rate=5,keys=Up|Left,seed=3' builtin:racing --size 640x360 -d "${SECONDS_RUN}s" --no-db)
 echo "uptime: $(uptime)"
 for r in $(seq "$ROUNDS"); do
   "$PICTOR" --quiet run -o "$WORK/one-$r" "${SESSION[@]}" >/dev/null 2>"$WORK/one-$r.err" || echo "one-$r failed: $(tail -1 "$WORK/one-$r.err")"
