@@ -100,7 +100,13 @@ class TwoHostSession {
     try {
       ready = ch_->expect("ready", 120.0);
     } catch (const std::exception& e) {
-      run_ = {{"schema", 1}, {"status", "failed to start"}, {"failure", e.what()}, {"end_time", iso_utc_now()}};
+      run_ = {{"schema", 1},
+              {"command_line", o_.argv.empty() ? own_command_line() : o_.argv},
+              {"app", {{"label", plan_->label}}},
+              {"adapter", o_.adapter},
+              {"status", "failed to start"},
+              {"failure", e.what()},
+              {"end_time", iso_utc_now()}};
       add_two_hosts();
       write_run_json(dir_, run_);
       throw;
