@@ -349,6 +349,15 @@ TEST(TwoHostAgent, RefusesAPlanWithPictorRunsCause) {
   EXPECT_EQ(one_host.exit_code, 2);
   EXPECT_EQ("pictor: " + (*answer)["cause"].get<std::string>(), one_host.last_err_line());
   ch->close();
+  // A command is looked up where it runs: the render host refuses it, with pictor run's words.
+  const auto missing = run_command({PICTOR_BIN, "run", "--server", fmt::format("127.0.0.1:{}", port), "--token-file",
+                                    dir + "/token", "--adapter", "xvnc", "-o", dir + "/missing", "--", "no-such-program-21"});
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_EQ(missing.last_err_line(), "pictor: command not found: no-such-program-21");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::ifstream log(dir + "/agent.log");
+  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("refused: command not found: no-such-program-21"), std::string::npos) << text;
   agent.stop(5.0);
 }
 
