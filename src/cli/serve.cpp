@@ -39,7 +39,9 @@ void add_serve(CLI::App& app, Context& ctx) {
   cmd->callback([args, &ctx] {
     runner::AgentOptions o;
     o.token = runner::read_token_file(args->token_file, "--token-file");
-    auto [host, port] = runner::parse_host_port(args->listen, "--listen");
+    // ":PORT" and "localhost:PORT" are loopback; every other address is named.
+    auto [host, port] = runner::parse_host_port(args->listen.rfind(':', 0) == 0 ? "127.0.0.1" + args->listen : args->listen,
+                                                "--listen");
     if (host == "localhost") host = "127.0.0.1";
     in_addr probe{};
     if (::inet_pton(AF_INET, host.c_str(), &probe) != 1)

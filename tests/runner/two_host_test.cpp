@@ -362,3 +362,34 @@ TEST(TwoHostAgent, RefusesAPlanWithPictorRunsCause) {
 }
 
 }  // namespace
+
+namespace {
+
+// The agent binds where --listen says and nowhere else: no host is loopback, never every interface.
+TEST(TwoHostAgent, BindsOnlyWhereItIsTold) {
+  const std::string dir = fresh_dir("agent-bind");
+  std::ofstream(dir + "/token") << "tok\n";
+  const int port = 7900 + static_cast<int>(::getpid() % 90);
+  pictor::runner::SpawnOptions so;
+  so.argv = {PICTOR_BIN, "serve", "--listen", fmt::format(":{}", port), "--token-file", dir + "/token", "--work-dir", dir + "/agent"};
+  so.stderr_path = so.stdout_path = dir + "/agent.log";
+  auto agent = pictor::runner::Process::spawn(so);
+  std::string text;
+  for (int i = 0; i < 250 && text.find("listening on") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::ifstream in(dir + "/agent.log");
+    text.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+  EXPECT_NE(text.find(fmt::format("listening on 127.0.0.1:{};", port)), std::string::npos) << text;
+  // /proc/net/tcp lists the listener with its address: 0100007F is 127.0.0.1, never 00000000.
+  std::ifstream tcp("/proc/net/tcp");
+  const std::string table((std::istreambuf_iterator<char>(tcp)), std::istreambuf_iterator<char>());
+  EXPECT_NE(table.find(fmt::format("0100007F:{:04X} 00000000:0000 0A", port)), std::string::npos);
+  EXPECT_EQ(table.find(fmt::format("00000000:{:04X} 00000000:0000 0A", port)), std::string::npos);
+  agent.stop(5.0);
+  const auto bad = run_command({PICTOR_BIN, "serve", "--listen", "render-host:7300", "--token-file", dir + "/token"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.last_err_line().find("is not an IPv4 address"), std::string::npos) << bad.err;
+}
+
+}  // namespace
