@@ -77,6 +77,10 @@ struct RttTimeline {
   // hook.json's api: "GLX", "EGL" or "Vulkan" ("" unknown): which GPU timer RD comes from.
   std::string api;
   std::vector<std::string> notes;  // what the loader had to decide (context chosen, files absent)
+  // A two-host session (run.json `two_hosts.clock`, docs/two-hosts.md): the render host's clock
+  // minus the client host's, and its uncertainty. The loader has already moved every server-side
+  // timestamp onto the client's clock by it; stages that cross hosts carry the uncertainty.
+  std::optional<std::int64_t> clock_offset_ns, clock_uncertainty_ns;
 };
 
 enum class MatchStatus {

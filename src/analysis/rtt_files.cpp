@@ -306,6 +306,36 @@ std::string opt_text(const std::optional<T>& v) {
   return v ? std::to_string(*v) : "";
 }
 
+// A two-host session: the render host's records (the app's, the proxy's, the stream server's)
+// moved onto the client host's clock by the offset run.json records, so every stage is one
+// clock's interval (docs/two-hosts.md). One host: nothing to do.
+void apply_clock_offset(const std::string& run_text, RttTimeline& t) {
+  const nlohmann::json run = nlohmann::json::parse(run_text, nullptr, false);
+  if (!run.is_object() || !run.contains("two_hosts") || !run["two_hosts"].is_object()) return;
+  const nlohmann::json clock = run["two_hosts"].value("clock", nlohmann::json());
+  if (!clock.is_object() || !clock.value("offset_ns", nlohmann::json()).is_number_integer()) {
+    t.notes.push_back("two hosts without a clock offset: stages that cross hosts are unknown-clock intervals");
+    return;
+  }
+  const std::int64_t d = clock["offset_ns"].get<std::int64_t>();
+  t.clock_offset_ns = d;
+  if (clock.value("uncertainty_ns", nlohmann::json()).is_number_integer())
+    t.clock_uncertainty_ns = clock["uncertainty_ns"].get<std::int64_t>();
+  for (ReadInput& r : t.reads) r.read_ns -= d;
+  for (AppFrame& f : t.frames) f.swap_ns -= d;
+  for (ProxyInput& e : t.proxy.inputs) e.read_ns -= d;
+  for (ProxyDelivery& e : t.proxy.deliveries) e.start_ns -= d, e.end_ns -= d;
+  for (ProxyEncoderCall& e : t.proxy.encoder_calls) e.start_ns -= d, e.end_ns -= d;
+  for (ProxyWrite& e : t.proxy.writes) e.start_ns -= d, e.end_ns -= d;
+  for (ProxyCork& e : t.proxy.corks) e.ns -= d;
+  for (ProxyConnection& e : t.proxy.connections) e.ns -= d;
+  for (StreamFrame& f : t.stream_frames) {
+    if (f.captured_ns) *f.captured_ns -= d;
+    if (f.encode_in_ns) *f.encode_in_ns -= d;
+    f.encode_out_ns -= d;
+  }
+}
+
 }  // namespace
 
 RttTimeline load_rtt_timeline(const SessionFileReader& read, const std::string& session_dir, bool require_client) {
@@ -343,6 +373,7 @@ RttTimeline load_rtt_timeline(const SessionFileReader& read, const std::string& 
   load("stream_received.csv", read("stream_received.csv"), "stream_received", load_stream_received);
   if (!load("frames.csv", read("frames.csv"), "frames", load_frames))
     t.notes.push_back("frames.csv absent: response frames, AL, RD and AS unknown");
+  if (run) apply_clock_offset(*run, t);
   // Which renderer drew the frames: on a software one the swap call holds the rasterisation.
   if (hook) {
     try {

@@ -78,6 +78,17 @@ std::string format_rtt_summary(const nlohmann::json& summary) {
                        percent(u["mean"]), percent(u["max"]), part.value("complete", 0), part.value("matched", 0));
   }
   std::string footnote = "* not in the sum: RD overlaps AL and AS";
+  if (summary.contains("clock_offset") && summary["clock_offset"].is_object()) {
+    // Two hosts: the stages that cross them carry the clock offset's error (docs/two-hosts.md).
+    const auto& c = summary["clock_offset"];
+    std::string names;
+    for (const auto& n : c.value("cross_host_stages", nlohmann::json::array()))
+      names += (names.empty() ? "" : ", ") + n.get<std::string>().substr(0, n.get<std::string>().size() - 3);
+    const auto ms3 = [](const nlohmann::json& v) { return v.is_number() ? fmt::format("{:.3f}", v.get<double>()) : "unknown"; };
+    out += fmt::format("Two hosts           clock offset {} ms ± {} ms; {} cross the hosts: each ± {} ms\n",
+                       ms3(c["offset_ms"]), ms3(c["uncertainty_ms"]), names.empty() ? "no stage" : names,
+                       ms3(c["uncertainty_ms"]));
+  }
   const bool vulkan = part.contains("api") && part["api"] == "Vulkan";
   if (part.value("software_renderer", false))
     footnote += "; on " + part.value("gl_renderer", std::string("this software renderer")) +

@@ -98,6 +98,23 @@ void stage_summary(const RttTimeline& t, std::span<const MatchedInput> inputs, n
     stages["FC_ms"] = distribution_json(fc);
     stages["FC_ms"]["in_rtt_sum"] = false;
   }
+  if (t.clock_offset_ns) {
+    // Two hosts: a stage from one host's timestamp to the other's holds the clock offset's error.
+    // The input's first leg (CS, or wait_app without the proxy's reads), SS, and unattributed
+    // (which may span the hosts) are those; the RTT itself is the client's clock alone.
+    const double u = t.clock_uncertainty_ns ? static_cast<double>(*t.clock_uncertainty_ns) * 1e-6 : NAN;
+    nlohmann::json crossing = nlohmann::json::array();
+    for (const char* name : {t.have_proxy ? "CS_ms" : "wait_app_ms", "SS_ms", "unattributed_ms"}) {
+      if (!stages.contains(name)) continue;
+      stages[name]["cross_host"] = true;
+      stages[name]["clock_uncertainty_ms"] = number_or_null(u);
+      crossing.push_back(name);
+    }
+    out["clock_offset"] = {{"offset_ms", static_cast<double>(*t.clock_offset_ns) * 1e-6},
+                           {"uncertainty_ms", number_or_null(u)},
+                           {"cross_host_stages", crossing},
+                           {"source", "run.json two_hosts.clock (docs/two-hosts.md)"}};
+  }
   out["stages_ms"] = stages;
 
   // Per matched input: does the partition hold, and how much of the RTT did nothing cover.

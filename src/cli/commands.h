@@ -17,6 +17,7 @@ struct Context {
 void end_with(Context& ctx, int exit_code, const std::string& failure);
 
 void add_run(CLI::App& app, Context& ctx);
+void add_serve(CLI::App& app, Context& ctx);
 void add_analyze(CLI::App& app, Context& ctx);
 void add_graph(CLI::App& app, Context& ctx);
 void add_mark(CLI::App& app, Context& ctx);

@@ -88,6 +88,7 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", ctx.quiet, "Print no progress on stderr");
   pictor::cli::register_drivers();
   pictor::cli::add_run(app, ctx);
+  pictor::cli::add_serve(app, ctx);
   pictor::cli::add_analyze(app, ctx);
   pictor::cli::add_graph(app, ctx);
   pictor::cli::add_mark(app, ctx);

@@ -48,6 +48,7 @@ struct RunArgs {
   std::string metrics_listen;
   std::string instances;  // "N" or "1,2,3,4" (a sweep); empty: one session
   runner::ContainerSpec container;  // --container, --rootfs, --cpus, --memory
+  std::string server, token_file;   // --server HOST:PORT, --token-file F (docs/two-hosts.md)
 };
 
 // `--instances N` (N stacks at once) and `--instances 1,2,3,4` (one group per count, the sweep
@@ -136,6 +137,10 @@ void add_run(CLI::App& app, Context& ctx) {
                   "the container's root file system (build it with scripts/container-rootfs.sh DIR)");
   cmd->add_option("--cpus", args->container.cpus, "with --container: podman's CPU limit (1.5)");
   cmd->add_option("--memory", args->container.memory, "with --container: podman's memory limit (512m, 2g)");
+  cmd->add_option("--server", args->server,
+                  "run the server half (adapter servers, proxy, app) on another host under `pictor serve` at HOST:PORT; "
+                  "the client, driver and --net relay run here (docs/two-hosts.md)");
+  cmd->add_option("--token-file", args->token_file, "with --server: the file holding the token the agent was given");
   cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears\n"
               "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30\n"
               "  pictor run --adapter xvnc --net delay=20ms --driver scripted builtin:latency\n"
@@ -177,6 +182,11 @@ void add_run(CLI::App& app, Context& ctx) {
     o.metrics_listen = args->metrics_listen;
     o.stream = args->stream;
     o.container = args->container;
+    o.server = args->server;
+    o.token_file = args->token_file;
+    if (o.server.empty() && !o.token_file.empty()) throw UsageError("--token-file is for --server HOST:PORT");
+    if (!o.server.empty() && !args->instances.empty())
+      throw UsageError("--server runs one session across two hosts: it cannot be combined with --instances");
     (void)app;
     if (!args->instances.empty()) {
       run_instances(*args, o, ctx);

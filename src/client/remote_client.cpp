@@ -309,6 +309,7 @@ std::unique_ptr<RemoteClient> RemoteClient::start(const RemoteClientOptions& opt
     if (c.button && (c.code < 1 || c.code > kRfbButtons))
       throw RunError(fmt::format("rfb: button{} cannot be sent over RFB (buttons 1..{})", c.code, kRfbButtons));
   }
+  if (options.keycode_display.empty()) s.keycodes = options.keycodes;
   if (!options.keycode_display.empty()) {
     // The keycodes the app will read, for the `detail` column the matcher aligns on.
     s.server_x = XConnection::open(options.keycode_display);

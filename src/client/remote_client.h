@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,9 @@ struct RemoteClientOptions {
   // the matcher can align reads with inputs); a launcher's hold on the inputs and the window's
   // moves are seen there too. Empty: the keysym is written instead, and nothing holds or moves.
   std::string keycode_display;
+  // With no keycode_display: the keysym → X keycode table looked up behind the server by whoever
+  // can reach its display (`pictor serve` on the render host, docs/two-hosts.md).
+  std::map<unsigned, unsigned> keycodes;
 };
 
 // What the RFB side saw; complete once stop() returned.

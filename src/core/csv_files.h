@@ -38,6 +38,10 @@ inline constexpr CsvFile kResources{"resources.csv", 1,
 inline constexpr CsvFile kCounters{"counters.csv", 1, "t_ns,stack,role,pid,name,event,value,enabled_ns,running_ns,note"};
 // Written by the analysis (the header is built there: its stage columns are listed in one place).
 inline constexpr CsvFile kInputs{"inputs.csv", 1, ""};
+// Written by `pictor run --server` (docs/two-hosts.md): every clock probe of the control connection.
+inline constexpr CsvFile kClock{"clock.csv", 1,
+                                "phase,t1_ns,t2_ns,t3_ns,t4_ns,rtt_ns,offset_ns,t1_realtime_ns,t2_realtime_ns,"
+                                "t3_realtime_ns,t4_realtime_ns,realtime_offset_ns"};
 // A built-in game's state log (`state=FILE`; state.csv in sessions of `pictor record` / `ic eval`):
 // its columns after step,event,detail depend on the game.
 inline constexpr CsvFile kStateLog{"state.csv", 1, "step,event,detail"};
@@ -49,7 +53,7 @@ inline constexpr CsvFile kRecInputs{"inputs.csv", 1, "t_ns,kind,code,x,y"};
 inline constexpr CsvFile kSessionFiles[] = {kFrames,        kGpu,          kInputsRead,    kProxyEvents,
                                             kClientInputs,  kClientFrames, kClientUpdates, kClientColours,
                                             kInputs,        kStateLog,     kResources,     kCounters,
-                                            kStreamFrames,  kStreamReceived};
+                                            kStreamFrames,  kStreamReceived, kClock};
 
 // The session file `name` is an instance of ("frames.csv", or "frames.1234.csv" from a second
 // process), or nullptr.

@@ -142,14 +142,15 @@ void TcpRelay::start() {
   setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (inet_pton(AF_INET, options_.listen_host.c_str(), &address.sin_addr) != 1)
+    throw RunError("net relay: '" + options_.listen_host + "' is not an IPv4 address");
   address.sin_port = htons(options_.listen_port);
   if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
       listen(listen_fd_, 16) != 0) {
     const std::string reason = std::strerror(errno);
     close(listen_fd_);
     listen_fd_ = -1;
-    throw RunError("net relay: cannot listen on 127.0.0.1:" +
+    throw RunError("net relay: cannot listen on " + options_.listen_host + ":" +
                    std::to_string(options_.listen_port) + ": " + reason);
   }
   socklen_t length = sizeof address;
@@ -213,8 +214,18 @@ void TcpRelay::loop() {
 
     if (fds[1].revents & POLLIN) {
       for (;;) {
-        const int client = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        sockaddr_in peer{};
+        socklen_t peer_length = sizeof peer;
+        const int client = accept4(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &peer_length, SOCK_CLOEXEC);
         if (client < 0) break;
+        if (!options_.allowed_peer.empty()) {
+          char text[INET_ADDRSTRLEN] = {};
+          inet_ntop(AF_INET, &peer.sin_addr, text, sizeof text);
+          if (options_.allowed_peer != text) {  // not the session's client
+            close(client);
+            continue;
+          }
+        }
         const int server = connect_target(options_.target_host, options_.target_port);
         if (server < 0) {  // the target refused: the client sees its connection closed
           close(client);

@@ -15,6 +15,10 @@ struct RelayOptions {
   std::string target_host = "127.0.0.1";
   uint16_t target_port = 0;
   uint16_t listen_port = 0;        // 0 = a free port chosen by the kernel
+  // The IPv4 address it listens on (`pictor serve` exposes a session's proxy on its own address).
+  std::string listen_host = "127.0.0.1";
+  // Not empty: connections from any other IPv4 address are closed at once (the session's client).
+  std::string allowed_peer;
   uint64_t seed = 1;               // jitter and loss draws are reproducible
   std::size_t max_queued_bytes = 256 * 1024;  // per direction per connection
 };
@@ -26,7 +30,7 @@ class TcpRelay {
   TcpRelay(const TcpRelay&) = delete;
   TcpRelay& operator=(const TcpRelay&) = delete;
 
-  // Binds 127.0.0.1:<port> and starts the forwarding thread; throws RunError when it cannot.
+  // Binds listen_host:<port> and starts the forwarding thread; throws RunError when it cannot.
   void start();
   // Stops the thread and closes every socket; idempotent.
   void stop();

@@ -25,7 +25,7 @@ class InterruptGuard {
 };
 
 // The signal an InterruptGuard caught since it was installed, 0 when none: for loops that wait
-// on something other than stacks (a campaign's jobs).
+// on something other than stacks (a campaign's jobs, the two-host client's session).
 int interrupt_signal();
 
 // Polls every 20 ms until each stack has ended: its app exited, one of its servers died, the

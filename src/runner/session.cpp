@@ -7,6 +7,7 @@
 #include "core/out_dir.h"
 #include "runner/measure.h"
 #include "runner/metrics_server.h"
+#include "runner/remote_run.h"
 #include "runner/session_derive.h"
 #include "runner/session_plan.h"
 #include "runner/stack.h"
@@ -15,6 +16,7 @@ namespace pictor::runner {
 namespace fs = std::filesystem;
 
 RunResult run_session(const RunOptions& options) {
+  if (!options.server.empty()) return run_two_host_session(options);
   SessionPlan plan = plan_session(options);
   // Live metrics: bound before anything starts, so a bad or taken address is a usage error.
   const std::unique_ptr<MetricsServer> live_metrics =

@@ -64,6 +64,10 @@ struct RunOptions {
   std::string metrics_listen;
   // --container podman (runner/container.h): the stack's X server, proxy and app run inside one.
   ContainerSpec container;
+  // --server HOST:PORT: the server half runs on another host under `pictor serve`, reached with
+  // the token in token_file (docs/two-hosts.md); empty: everything on this host.
+  std::string server;
+  std::string token_file;
 };
 
 struct RunResult {

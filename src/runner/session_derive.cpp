@@ -67,11 +67,11 @@ struct Derived {
 
 // Files → metrics: frames.csv's late GPU results, summary.json, frametime.png, the client's
 // block of run.json, the matched inputs (RTT) and trace.json.
-Derived derive(Stack& stack, nlohmann::json& summary, SessionWrites& writes) {
-  const SessionPlan& plan = stack.plan();
+Derived derive(const StackRecord& stack, nlohmann::json& summary, SessionWrites& writes) {
+  const SessionPlan& plan = stack.plan;
   const RunOptions& options = plan.options;
-  const fs::path& dir = stack.dir();
-  nlohmann::json& run = stack.run();
+  const fs::path& dir = stack.dir;
+  nlohmann::json& run = stack.run;
   Derived d;
   try {
     d.late = options.hook ? merge_late_gpu(dir.string()) : 0;
@@ -83,7 +83,7 @@ Derived derive(Stack& stack, nlohmann::json& summary, SessionWrites& writes) {
   if (fs::exists(dir / "frames.csv")) {
     try {
       analysis::FrameSeries series = analysis::load_frames(dir.string());
-      series.session_end_ns = stack.end_state().end_ns;  // the time after the last frame up to here may be a stall
+      series.session_end_ns = stack.end.end_ns;  // the time after the last frame up to here may be a stall
       d.frames = series.swap_ns.empty() ? (series.frame_ms.empty() ? 0 : series.frame_ms.size() + 1) : series.swap_ns.size();
       summary = analysis::summarize_session_frames(series, d.launch);
       writes.json("summary.json", summary);
@@ -103,7 +103,7 @@ Derived derive(Stack& stack, nlohmann::json& summary, SessionWrites& writes) {
     }
   }
   if (!options.driver.empty()) {
-    const client::ClientStats& cs = stack.client_stats();
+    const client::ClientStats& cs = stack.client_stats;
     run["client"] = {{"driver", cs.driver},
                      {"inputs_sent", cs.inputs_sent},
                      {"motions_sent", cs.motions_sent},
@@ -114,7 +114,7 @@ Derived derive(Stack& stack, nlohmann::json& summary, SessionWrites& writes) {
                      {"driver_report", cs.driver_report},
                      {"failure", cs.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(cs.failure)}};
     if (!cs.driver.empty()) run["driver"] = cs.driver;
-    if (stack.client()) stack.client()->add_to_run(run);
+    if (stack.client) stack.client->add_to_run(run);
     try {
       const nlohmann::json rtt = analysis::match_inputs(dir.string());
       if (summary.is_object())
@@ -170,22 +170,22 @@ Derived derive(Stack& stack, nlohmann::json& summary, SessionWrites& writes) {
 // their symptoms: a dead server makes the app exit and the client lose its connection; a client
 // that failed to start leaves no client_inputs.csv to match; a session that ended before play
 // has no inputs at all.
-std::string verdict(const Stack& stack, const Derived& d, const nlohmann::json& summary, int interrupted_by) {
-  const SessionPlan& plan = stack.plan();
+std::string verdict(const StackRecord& stack, const Derived& d, const nlohmann::json& summary, int interrupted_by) {
+  const SessionPlan& plan = stack.plan;
   const RunOptions& options = plan.options;
-  const StackEnd& e = stack.end_state();
-  const fs::path& dir = stack.dir();
+  const StackEnd& e = stack.end;
+  const fs::path& dir = stack.dir;
   const std::string& label = plan.label;
-  const auto& st = stack.app().status();
+  const auto& st = stack.app_status;
   const bool by_itself = e.app_exited_first && !e.dead_server;
   const std::optional<std::string> no_play = analysis::play_never_started(d.launch, options.duration_s);
   const nlohmann::json stalls = summary.is_object() ? summary.value("stalls", nlohmann::json()) : nlohmann::json();
   const bool ended_in_stall = stalls.is_object() && stalls.value("ended_in_stall", nlohmann::json()) == true;
-  const std::string& client_failure = stack.client_stats().failure;
+  const std::string& client_failure = stack.client_stats.failure;
   if (interrupted_by)
     return fmt::format("interrupted by {} after {:.1f} s; results so far are in {}", signal_name(interrupted_by),
                        e.measured_s, dir.string());
-  if (e.dead_server) return server_died(*e.dead_server, stack.processes(), label, stack.start_ns(), dir);
+  if (e.dead_server) return server_died(*e.dead_server, stack.processes, label, stack.start_ns, dir);
   if (by_itself && (d.frames == 0 || !st || !st->exited || st->code != 0))
     return fmt::format("{} exited after {:.1f} s ({}){}; see {}", label, e.measured_s,
                        st ? st->describe() : "unknown status", d.frames == 0 ? " before presenting a frame" : "",
@@ -209,14 +209,22 @@ void write_run_json(const fs::path& dir, const nlohmann::json& run) {
   write_json_file(dir / "run.json", run, kRunJsonWrite);
 }
 
+StackRecord record_of(Stack& s) {
+  return {s.plan(), s.dir(), s.run(), s.end_state(), s.client_stats(), s.client(), s.app().status(), s.processes(), s.start_ns(), s.name()};
+}
+
 RunResult conclude(Stack& stack, const ConcludeOptions& options, SessionWrites& writes, Progress& progress) {
-  const fs::path& dir = stack.dir();
-  nlohmann::json& run = stack.run();
+  return conclude(record_of(stack), options, writes, progress);
+}
+
+RunResult conclude(const StackRecord& stack, const ConcludeOptions& options, SessionWrites& writes, Progress& progress) {
+  const fs::path& dir = stack.dir;
+  nlohmann::json& run = stack.run;
   RunResult result;
   result.dir = dir.string();
   const Derived d = derive(stack, result.summary, writes);
   if (options.resources) {
-    if (options.shared) options.resources->add_stack_to(stack.name(), result.summary, run, writes);
+    if (options.shared) options.resources->add_stack_to(stack.name, result.summary, run, writes);
     else options.resources->add_to(result.summary, run, writes);
   }
   // The bottleneck verdict, from the figures above (resources included) and the session's files
@@ -232,12 +240,12 @@ RunResult conclude(Stack& stack, const ConcludeOptions& options, SessionWrites& 
       run["gl"] = nullptr;
     }
   }
-  const int interrupted_by = stack.end_state().interrupted_by;
+  const int interrupted_by = stack.end.interrupted_by;
   result.failure = verdict(stack, d, result.summary, interrupted_by);
   // A full disk ranks first: every file written after it filled is suspect, and the symptoms it
   // causes (no frame, an analysis that failed, a client that stopped) are not causes. An
   // interruption keeps its own status and exit code.
-  writes.read_recorders(stack.plan().options.hook);
+  writes.read_recorders(stack.plan.options.hook);
   if (const std::optional<std::string> disk = writes.verdict()) result.failure = *disk;
   const nlohmann::json stalls = result.summary.is_object() ? result.summary.value("stalls", nlohmann::json()) : nlohmann::json();
   if (result.failure.empty() && stalls.is_object() && stalls.value("count", 0) > 0)
@@ -245,8 +253,8 @@ RunResult conclude(Stack& stack, const ConcludeOptions& options, SessionWrites& 
                               stalls["count"].get<int>(), stalls.value("total_s", 0.0)));
   result.exit_code = interrupted_by ? 128 + interrupted_by : result.failure.empty() ? 0 : 1;
   result.status = interrupted_by ? "interrupted" : result.failure.empty() ? "ok" : "failed";
-  run["processes"] = stack.processes();
-  run["duration_measured_s"] = stack.end_state().measured_s;
+  run["processes"] = stack.processes;
+  run["duration_measured_s"] = stack.end.measured_s;
   run["late_gpu_results_merged"] = d.late;
   run["files"] = analysis::session_files_json(dir.string());
   run["end_time"] = iso_utc_now();

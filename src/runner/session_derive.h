@@ -20,8 +20,25 @@ struct ConcludeOptions {
   bool shared = false;
 };
 
+// What conclude reads of a stack once it is torn down: a Stack's own (record_of), or a two-host
+// session's, whose server half ran on the render host (remote_run.cpp, docs/two-hosts.md).
+struct StackRecord {
+  const SessionPlan& plan;
+  const std::filesystem::path& dir;
+  nlohmann::json& run;
+  const StackEnd& end;
+  const client::ClientStats& client_stats;
+  const Client* client;  // null: none started
+  const std::optional<ExitStatus>& app_status;
+  const std::vector<nlohmann::json>& processes;  // the servers', then the app's entry
+  std::int64_t start_ns;                         // the app's start, on the clock of frames.csv
+  const std::string& name;
+};
+StackRecord record_of(Stack& stack);
+
 // Derives, decides and writes the stack's final files; returns its RunResult.
 RunResult conclude(Stack& stack, const ConcludeOptions& options, SessionWrites& writes, Progress& progress);
+RunResult conclude(const StackRecord& stack, const ConcludeOptions& options, SessionWrites& writes, Progress& progress);
 
 // Writes run.json whole or not at all (kRunJsonWrite); throws files::WriteError.
 void write_run_json(const std::filesystem::path& dir, const nlohmann::json& run);

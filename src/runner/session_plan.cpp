@@ -34,12 +34,15 @@ SessionPlan plan_session(const RunOptions& options) {
       throw UsageError("unknown built-in scene '" + spec.name + "' (built-in scenes: " + names + ")");
     }
     apps::SceneOptions(info->make()->options(), spec.options, spec.name);
-    plan.argv = {find_app_binary(), options.builtin, "--size",
+    // With --server the app runs on the render host, which finds its own pictor-app.
+    plan.argv = {options.server.empty() ? find_app_binary() : std::string("pictor-app"), options.builtin, "--size",
                  std::to_string(options.size.width) + "x" + std::to_string(options.size.height)};
     plan.label = "builtin:" + options.builtin;
   } else {
     if (options.command.empty()) throw UsageError("no command given (pictor run -- COMMAND or builtin:NAME)");
-    if (!find_executable(options.command[0])) throw UsageError("command not found: " + options.command[0]);
+    // With --server the command is looked up where it runs: the render host's plan check.
+    if (options.server.empty() && !find_executable(options.command[0]))
+      throw UsageError("command not found: " + options.command[0]);
     plan.argv = options.command;
     plan.label = options.command[0];
   }

@@ -22,6 +22,9 @@ struct SessionPlan {
   bool use_netem = false;                  // --net-backend netem with something to emulate
   std::string hook_lib, proxy_hook_lib;    // empty when not preloaded
   std::unique_ptr<drivers::Driver> driver; // null: no client, no inputs
+  // `pictor serve` runs this plan's server half: the client and its driver are on another host
+  // (docs/two-hosts.md), so the stack starts no client; the driver only says what the app needs.
+  bool server_half = false;
 };
 
 // Throws UsageError for bad options (see run_session) and RunError when the app host of a

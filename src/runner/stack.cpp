@@ -143,7 +143,7 @@ void Stack::start(Progress& progress, const std::function<void(Stack&)>& on_app)
       run_["net"]["commands"] = netem_->commands();
     }
   }
-  if (plan_.driver) {
+  if (plan_.driver && !plan_.server_half) {
     drivers::SessionContext context{adapter_->display(), o.adapter, std::nullopt};
     if (served) context.rfb_port = served->port;
     plan_.driver->attach(context);
@@ -159,7 +159,7 @@ void Stack::start(Progress& progress, const std::function<void(Stack&)>& on_app)
   run_["start_ns"] = start_;
   run_["processes"] = adapter_->running_processes();
   run_["processes"].push_back({{"name", app_->name()}, {"pid", app_->pid()}});
-  if (plan_.driver) {
+  if (plan_.driver && !plan_.server_half) {
     try {
       start_client(served);
     } catch (const RunError& e) {

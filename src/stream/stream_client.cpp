@@ -365,6 +365,7 @@ std::unique_ptr<StreamClient> StreamClient::start(const StreamClientOptions& opt
   State& s = *client->state_;
   s.options = options;
   s.core = std::make_unique<client::ClientCore>(std::move(driver), s);
+  if (options.server_display.empty()) s.keycodes = options.keycodes;
   if (!options.server_display.empty()) {
     s.server_x = client::XConnection::open(options.server_display);
     for (const drivers::InputCode& c : s.core->driver().vocabulary()) {

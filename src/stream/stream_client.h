@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -24,6 +25,9 @@ struct StreamClientOptions {
   int input_port = 0;    // the input agent (or the relay before it)
   tag::WindowRect window;            // the app window on the server's screen = in the video frame
   std::string server_display;        // keycodes, the launcher's hold (same machine)
+  // With no server_display: the keysym → keycode table looked up on the server's display by
+  // whoever reaches it (`pictor serve`, docs/two-hosts.md).
+  std::map<unsigned, unsigned> keycodes;
   double connect_timeout_s = 10;
   double first_frame_timeout_s = 5;
   double warmup_s = 0.5;

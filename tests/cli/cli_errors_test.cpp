@@ -92,7 +92,7 @@ class Cli : public ::testing::Test {
   fs::path dir_;
 };
 
-const std::string kCommands = "run, analyze, graph, mark, suite, record, train, ic, compare, db, colocate, list";
+const std::string kCommands = "run, serve, analyze, graph, mark, suite, record, train, ic, compare, db, colocate, campaign, list";
 
 TEST_F(Cli, NoCommandOrAnUnknownOneIsNamed) {
   expect_usage_error({}, "pictor: a command is required (commands: " + kCommands + "; see pictor --help)");
