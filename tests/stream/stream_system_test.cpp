@@ -48,9 +48,13 @@ TEST(StreamAdapter, InputsAreMatchedThroughTheVideoStream) {
     EXPECT_GE(s["stages_ms"][stage]["min"].get<double>(), 0.0) << stage;
   }
   EXPECT_GT(s["fps_client"].get<double>(), 0.0);
-  // The client cannot see frames faster than the app drew them over the same frames.
-  ASSERT_TRUE(s["client_frames"]["app_fps_same_span"].is_number()) << s["client_frames"].dump();
-  EXPECT_LE(s["fps_client"].get<double>(), 1.02 * s["client_frames"]["app_fps_same_span"].get<double>());
+  // The client saw no more frames than the app drew, nor (in the long run) faster: 25 % allows the
+  // catch-up after a first frame that arrived late (under load, a stream's first decoded frame can
+  // be hundreds of ms later than the frames after it, on a 6 s session).
+  const auto& cf = s["client_frames"];
+  EXPECT_LE(cf["seen"].get<double>(), cf["app_frames"].get<double>()) << cf.dump();
+  ASSERT_TRUE(cf["app_fps_same_span"].is_number()) << cf.dump();
+  EXPECT_LE(s["fps_client"].get<double>(), 1.25 * cf["app_fps_same_span"].get<double>()) << cf.dump();
   const auto& st = s["stream"];
   for (const char* f : {"captured_fps", "encoded_fps", "client_fps"}) EXPECT_GT(st[f].get<double>(), 0.0) << f;
   EXPECT_GT(st["per_frame_ms"]["encode"]["n"].get<int>(), 0);
