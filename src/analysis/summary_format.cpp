@@ -1,4 +1,5 @@
-// format_frame_summary: the terminal table of a frame summary (the JSON of summarize_frames).
+// format_frame_summary: the terminal table of a frame summary (the JSON of summarize_frames), with
+// summary.json's notes (the adapter's, one line each).
 #include <fmt/format.h>
 
 #include <string>
@@ -135,6 +136,10 @@ std::string format_frame_summary(const nlohmann::json& s) {
     line("GPU time (ms)", "unknown (not measured)");
   }
   if (s.contains("note") && s["note"].is_string()) line("Note", s["note"].get<std::string>());
+  // What the adapter changes in how the figures read (a proxy's cap reached, a stock viewer's share).
+  if (const nlohmann::json notes = s.value("adapter_notes", nlohmann::json()); notes.is_array())
+    for (const nlohmann::json& n : notes)
+      if (n.is_string()) line("Adapter note", n.get<std::string>());
   return out;
 }
 

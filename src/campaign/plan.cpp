@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <set>
@@ -20,8 +21,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// yaml-cpp counts lines from 0.
-int line_of(const YAML::Node& n) { return n.Mark().line + 1; }
+// yaml-cpp counts lines from 0, and gives -1 for a node of no place (the empty document's): line 1.
+int line_of(int yaml_line) { return std::max(yaml_line, 0) + 1; }
+int line_of(const YAML::Node& n) { return line_of(n.Mark().line); }
+
+// The cause as one line: the plan's own text quoted in it (a key, a value, a name) may hold a
+// quoted "\n" or any control byte, written \xNN here; the rest (UTF-8 too) stays as it is.
+std::string one_line(const std::string& cause) {
+  std::string out;
+  for (const char c : cause) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7f) out += fmt::format("\\x{:02x}", b);
+    else out += c;
+  }
+  return out;
+}
 
 struct PlanError {
   int line;
@@ -283,15 +297,15 @@ Plan parse_plan(const std::string& text, const std::string& file) {
     try {
       root = YAML::Load(text);
     } catch (const YAML::ParserException& e) {
-      throw PlanError{e.mark.line + 1, "not YAML: " + e.msg};
+      throw PlanError{line_of(e.mark.line), "not YAML: " + e.msg};
     }
     Plan p = read_plan(root, file);
     check_runs(p);
     return p;
   } catch (const PlanError& e) {
-    throw UsageError(fmt::format("{}:{}: {}", file, e.line, e.cause));
+    throw UsageError(fmt::format("{}:{}: {}", file, e.line, one_line(e.cause)));
   } catch (const YAML::Exception& e) {
-    throw UsageError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));
+    throw UsageError(fmt::format("{}:{}: {}", file, line_of(e.mark.line), one_line(e.msg)));
   }
 }
 

@@ -17,6 +17,7 @@
 #include "core/units.h"
 #include "drivers/driver.h"
 #include "net/spec.h"
+#include "resources/sampler.h"  // NetworkSource
 
 namespace pictor::runner {
 
@@ -106,6 +107,11 @@ class Adapter {
   // Whether the session's client is the adapter's own (start_client) rather than the local or
   // the RFB client.
   virtual bool has_own_client() const { return false; }
+  // Where the bytes between that own client (a stock viewer, the stream client) and its server are
+  // counted, for the resource sampler's network figures: Pictor's --net relays on its path;
+  // nullopt when the client connects to the server directly and nothing counts them. Read on the
+  // sampler's thread while the adapter lives.
+  virtual std::optional<resources::NetworkSource> own_client_network() const { return std::nullopt; }
   // Starts it once the app runs; throws RunError as the other clients' start does.
   virtual std::unique_ptr<AdapterClient> start_client(const AdapterClientOptions&, std::unique_ptr<drivers::Driver>) {
     return nullptr;

@@ -59,7 +59,7 @@ std::unique_ptr<SessionResources> SessionResources::start(const std::string& dir
                                                           const Adapter& adapter, pid_t app_pid,
                                                           const std::string& app_name,
                                                           const std::vector<nlohmann::json>& helpers) {
-  std::unique_ptr<SessionResources> r = start_shared(dir, interval_s, adapter.rfb().has_value());
+  std::unique_ptr<SessionResources> r = start_shared(dir, interval_s, adapter.rfb().has_value() || adapter.has_own_client());
   r->watch_stack(adapter, app_pid, app_name, "", helpers);
   return r;
 }
@@ -67,6 +67,7 @@ std::unique_ptr<SessionResources> SessionResources::start(const std::string& dir
 void SessionResources::watch_stack(const Adapter& adapter, pid_t app_pid, const std::string& app_name,
                                    const std::string& stack, const std::vector<nlohmann::json>& helpers) {
   if (!sampler_) return;
+  if (adapter.has_own_client()) own_clients_[stack] = OwnClient{adapter.name(), adapter.own_client_network()};
   sampler_->watch_process(app_pid, resources::role::kApp, app_name, /*descendants=*/true, stack);
   for (const nlohmann::json& h : helpers)
     sampler_->watch_process(h.value("pid", 0), resources::role::kContainer, h.value("name", ""), false, stack);
@@ -81,73 +82,82 @@ void SessionResources::watch_stack(const Adapter& adapter, pid_t app_pid, const 
   }
 }
 
-void SessionResources::watch_networks(const std::vector<StackNetwork>& stacks) {
-  if (!sampler_ || !remote_) return;
-  std::vector<StackNetwork> counted;
-  bool relays = false;
-  for (const StackNetwork& n : stacks) {
-    if (n.relay && n.relay->thread_id() > 0)
-      sampler_->watch_thread(::getpid(), n.relay->thread_id(), resources::role::kRelay, "relay", n.stack);
-    if (n.relay || n.client) counted.push_back(n);
-    relays = relays || n.relay;
-  }
-  if (counted.empty()) {
-    sampler_->set_network_unavailable("unavailable: no RFB client ran in this session (no --driver, or it failed to connect)");
-    return;
-  }
-  sampler_->set_network({fmt::format("{} of {} stacks together ({})", counted.size(), stacks.size(),
-                                     relays ? "relay counters, else client socket tcp_info" : "client sockets' tcp_info"),
-                         [counted]() -> std::optional<resources::NetworkCounts> {
-                           resources::NetworkCounts sum;
-                           for (const StackNetwork& n : counted) {
-                             if (n.relay) {
-                               sum.up += n.relay->bytes_up();
-                               sum.down += n.relay->bytes_down();
-                             } else if (const auto b = n.client->socket_bytes()) {
-                               sum.up += b->first;
-                               sum.down += b->second;
-                             }
-                           }
-                           return sum;
-                         }});
-  // And each stack's own bytes, so each member's summary has its own network figure.
-  for (const StackNetwork& n : counted) {
-    if (n.relay) {
-      const net::TcpRelay* relay = n.relay;
-      sampler_->add_stack_network(n.stack, {"relay (bytes the relay delivered each way)", [relay]() -> std::optional<resources::NetworkCounts> {
-                                              return resources::NetworkCounts{relay->bytes_up(), relay->bytes_down()};
-                                            }});
-    } else {
-      const client::RemoteClient* client = n.client;
-      sampler_->add_stack_network(n.stack, {"tcp_info (the client socket: bytes acknowledged up, received down)",
-                                            [client]() -> std::optional<resources::NetworkCounts> {
-                                              const auto b = client->socket_bytes();
-                                              if (!b) return std::nullopt;
-                                              return resources::NetworkCounts{b->first, b->second};
-                                            }});
-    }
-  }
+SessionResources::~SessionResources() { stop(); }
+
+// Where one stack's client↔server bytes are counted: the relay's counters, the RFB client
+// socket's tcp_info, or the relay in front of the adapter's own client (a stock viewer, the stream
+// client); nullopt when nothing counts them.
+std::optional<resources::NetworkSource> SessionResources::network_of(const net::TcpRelay* relay,
+                                                                     const client::RemoteClient* client,
+                                                                     const std::string& stack) const {
+  if (relay)
+    return resources::NetworkSource{"relay (bytes the relay delivered each way)",
+                                    [relay]() -> std::optional<resources::NetworkCounts> {
+                                      return resources::NetworkCounts{relay->bytes_up(), relay->bytes_down()};
+                                    }};
+  if (client)
+    return resources::NetworkSource{"tcp_info (the client socket: bytes acknowledged up, received down)",
+                                    [client]() -> std::optional<resources::NetworkCounts> {
+                                      const auto b = client->socket_bytes();
+                                      if (!b) return std::nullopt;
+                                      return resources::NetworkCounts{b->first, b->second};
+                                    }};
+  if (const auto it = own_clients_.find(stack); it != own_clients_.end()) return it->second.network;
+  return std::nullopt;
 }
 
-SessionResources::~SessionResources() { stop(); }
+// Why a session has no network figures: the adapter's own client on a direct connection, or no
+// RFB client at all.
+std::string SessionResources::no_network_reason(const std::vector<std::string>& stacks) const {
+  for (const std::string& stack : stacks)
+    if (const auto it = own_clients_.find(stack); it != own_clients_.end())
+      return fmt::format("unavailable: the {} adapter's client connects to the server directly: no byte counter on "
+                         "that path; add --net (relay backend) to route it through Pictor's relay",
+                         it->second.adapter);
+  return "unavailable: no RFB client ran in this session (no --driver, or it failed to connect)";
+}
 
 void SessionResources::watch_network(const net::TcpRelay* relay, const client::RemoteClient* client) {
   if (!sampler_ || !remote_) return;
-  if (relay) {
-    if (relay->thread_id() > 0) sampler_->watch_thread(::getpid(), relay->thread_id(), resources::role::kRelay, "relay");
-    sampler_->set_network({"relay (bytes the relay delivered each way)", [relay]() -> std::optional<resources::NetworkCounts> {
-                             return resources::NetworkCounts{relay->bytes_up(), relay->bytes_down()};
-                           }});
-  } else if (client) {
-    sampler_->set_network({"tcp_info (the client socket: bytes acknowledged up, received down)",
-                           [client]() -> std::optional<resources::NetworkCounts> {
-                             const auto b = client->socket_bytes();
-                             if (!b) return std::nullopt;
-                             return resources::NetworkCounts{b->first, b->second};
-                           }});
-  } else {
-    sampler_->set_network_unavailable("unavailable: no RFB client ran in this session (no --driver, or it failed to connect)");
+  if (relay && relay->thread_id() > 0) sampler_->watch_thread(::getpid(), relay->thread_id(), resources::role::kRelay, "relay");
+  if (auto source = network_of(relay, client, "")) sampler_->set_network(std::move(*source));
+  else sampler_->set_network_unavailable(no_network_reason({""}));
+}
+
+void SessionResources::watch_networks(const std::vector<StackNetwork>& stacks) {
+  if (!sampler_ || !remote_) return;
+  std::vector<std::pair<std::string, resources::NetworkSource>> counted;
+  std::vector<std::string> names;
+  std::string kinds;
+  for (const StackNetwork& n : stacks) {
+    names.push_back(n.stack);
+    if (n.relay && n.relay->thread_id() > 0)
+      sampler_->watch_thread(::getpid(), n.relay->thread_id(), resources::role::kRelay, "relay", n.stack);
+    auto source = network_of(n.relay, n.client, n.stack);
+    if (!source) continue;
+    // "relay", "tcp_info" or "relays": each kind named once.
+    const std::string kind = source->what.substr(0, source->what.find(' '));
+    if (kinds.find(kind) == std::string::npos) kinds += (kinds.empty() ? "" : ", ") + kind;
+    counted.emplace_back(n.stack, std::move(*source));
   }
+  if (counted.empty()) {
+    sampler_->set_network_unavailable(no_network_reason(names));
+    return;
+  }
+  std::vector<resources::NetworkSource> sources;
+  for (const auto& c : counted) sources.push_back(c.second);
+  sampler_->set_network({fmt::format("{} of {} stacks together ({})", counted.size(), stacks.size(), kinds),
+                         [sources]() -> std::optional<resources::NetworkCounts> {
+                           resources::NetworkCounts sum;
+                           for (const resources::NetworkSource& src : sources)
+                             if (const auto b = src.read()) {
+                               sum.up += b->up;
+                               sum.down += b->down;
+                             }
+                           return sum;
+                         }});
+  // And each stack's own bytes, so each member's summary has its own network figure.
+  for (auto& [stack, source] : counted) sampler_->add_stack_network(stack, std::move(source));
 }
 
 void SessionResources::stop() {

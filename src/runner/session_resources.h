@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/types.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,10 +48,12 @@ class SessionResources {
   void watch_stack(const Adapter& adapter, pid_t app_pid, const std::string& app_name, const std::string& stack,
                    const std::vector<nlohmann::json>& helpers = {});
   // The client↔proxy bytes: the relay's counters when there is one (and its thread's CPU), else
-  // the client socket's TCP_INFO; none for the local adapter (the reason is written).
+  // the client socket's TCP_INFO, else those of the --net relay in front of the adapter's own
+  // client (Adapter::own_client_network); none for the local adapter, or an own client that
+  // connects directly (the reason is written).
   void watch_network(const net::TcpRelay* relay, const client::RemoteClient* client);
-  // Several stacks' network: the sum of their relays' (or client sockets') bytes; each relay's
-  // thread in its stack.
+  // Several stacks' network: the sum of their relays' (or client sockets', or own clients'
+  // relays') bytes; each relay's thread in its stack.
   struct StackNetwork {
     std::string stack;
     const net::TcpRelay* relay = nullptr;
@@ -77,8 +80,17 @@ class SessionResources {
   int error_ = 0;
   bool stopped_ = false;
   bool started_ = false;
-  bool remote_ = false;
-  std::optional<resources::ResourceSeries> series_;  // read once after the stop  // the adapter serves RFB: there is a network to measure
+  bool remote_ = false;  // the adapter serves RFB or has its own client: there is a network to measure
+  // The adapter's own client (vncviewer, xpra, stream) and where its bytes are counted, if anywhere.
+  struct OwnClient {
+    std::string adapter;
+    std::optional<resources::NetworkSource> network;
+  };
+  std::map<std::string, OwnClient> own_clients_;  // by stack ("" for a single session)
+  std::optional<resources::NetworkSource> network_of(const net::TcpRelay* relay, const client::RemoteClient* client,
+                                                     const std::string& stack) const;
+  std::string no_network_reason(const std::vector<std::string>& stacks) const;
+  std::optional<resources::ResourceSeries> series_;  // read once after the stop
 };
 
 }  // namespace pictor::runner

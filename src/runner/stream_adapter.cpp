@@ -139,6 +139,20 @@ class StreamAdapter final : public Adapter {
   }
 
   bool has_own_client() const override { return true; }
+  // The relays exist when --net emulates a network: inputs up and back on the TCP relay, the
+  // video down on the UDP or TCP one.
+  std::optional<resources::NetworkSource> own_client_network() const override {
+    if (!input_relay_) return std::nullopt;
+    return resources::NetworkSource{
+        "relays (bytes the --net relays between pictor-stream-client and pictor-stream-server delivered: "
+        "the input channel each way, the video down)",
+        [this]() -> std::optional<resources::NetworkCounts> {
+          resources::NetworkCounts n{input_relay_->bytes_up(), input_relay_->bytes_down()};
+          if (udp_relay_) n.down += udp_relay_->bytes_down();
+          if (video_tcp_relay_) n.down += video_tcp_relay_->bytes_down();
+          return n;
+        }};
+  }
 
   std::unique_ptr<AdapterClient> start_client(const AdapterClientOptions& o,
                                               std::unique_ptr<drivers::Driver> driver) override {

@@ -215,6 +215,9 @@ class VncViewerAdapter final : public Adapter {
   }
 
   bool has_own_client() const override { return true; }
+  std::optional<resources::NetworkSource> own_client_network() const override {
+    return viewer_relay_network(relay_.get(), "vncviewer");
+  }
 
   std::unique_ptr<AdapterClient> start_client(const AdapterClientOptions& o,
                                               std::unique_ptr<drivers::Driver> driver) override {
@@ -317,6 +320,15 @@ nlohmann::json viewer_relay_json(const net::TcpRelay* relay) {
           {"bytes_up", relay->bytes_up()},
           {"bytes_down", relay->bytes_down()},
           {"connections", relay->connections()}};
+}
+
+std::optional<resources::NetworkSource> viewer_relay_network(const net::TcpRelay* relay, const std::string& viewer) {
+  if (!relay) return std::nullopt;
+  return resources::NetworkSource{
+      fmt::format("relay (bytes the --net relay between {} and its server delivered each way)", viewer),
+      [relay]() -> std::optional<resources::NetworkCounts> {
+        return resources::NetworkCounts{relay->bytes_up(), relay->bytes_down()};
+      }};
 }
 
 std::unique_ptr<AdapterClient> wrap_viewer_client(std::unique_ptr<client::LocalClient> c, nlohmann::json description,

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "client/local_client.h"
 #include "net/relay.h"
@@ -42,5 +44,9 @@ std::unique_ptr<net::TcpRelay> start_viewer_relay(const AdapterOptions& options,
 // run.json `client.adapter.net`, read after the session: what `relay` carried (up: viewer →
 // server), or {"relay": false} without one.
 nlohmann::json viewer_relay_json(const net::TcpRelay* relay);
+
+// The resource sampler's network source of a stock viewer (Adapter::own_client_network): the
+// bytes `relay` delivered each way; nullopt without a relay (the viewer connects directly).
+std::optional<resources::NetworkSource> viewer_relay_network(const net::TcpRelay* relay, const std::string& viewer);
 
 }  // namespace pictor::runner

@@ -261,6 +261,9 @@ class XpraAdapter final : public Adapter {
   }
 
   bool has_own_client() const override { return true; }
+  std::optional<resources::NetworkSource> own_client_network() const override {
+    return viewer_relay_network(relay_.get(), "xpra attach");
+  }
 
   std::unique_ptr<AdapterClient> start_client(const AdapterClientOptions& o,
                                               std::unique_ptr<drivers::Driver> driver) override {

@@ -255,13 +255,19 @@ std::vector<std::string> known_profiles() {
 }
 
 std::string find_profile(const std::string& name_or_path) {
+  // A name the file system refuses (too long, …) is a profile that is not there, not an error of
+  // another kind (fuzz/corpus/campaign_plan/long_profile_name).
+  const auto exists = [](const fs::path& p) {
+    std::error_code ec;
+    return fs::exists(p, ec);
+  };
   if (name_or_path.find('/') != std::string::npos || fs::path(name_or_path).extension() == ".profile") {
-    if (!fs::exists(name_or_path)) throw UsageError("profile file '" + name_or_path + "' not found");
+    if (!exists(name_or_path)) throw UsageError("profile file '" + name_or_path + "' not found");
     return name_or_path;
   }
   for (const auto& d : profile_dirs()) {
     const fs::path candidate = fs::path(d) / (name_or_path + ".profile");
-    if (fs::exists(candidate)) return candidate.string();
+    if (exists(candidate)) return candidate.string();
   }
   std::string names;
   for (const auto& n : known_profiles()) names += (names.empty() ? "" : ", ") + n;

@@ -159,5 +159,16 @@ TEST(SummaryTable, ShowsFiguresAndUnknowns) {
   EXPECT_NE(empty.find("fewer than 2 frames"), std::string::npos) << empty;
 }
 
+TEST(SummaryTable, PrintsEachAdapterNoteOnItsOwnLine) {
+  nlohmann::json s = summarize_frames(from_swaps_ms({0, 20, 40, 70, 100}));
+  s["adapter_notes"] = {"client updates/s (30) reached Xvnc's -FrameRate cap (30)", "the client played vncviewer's window"};
+  const std::string table = format_frame_summary(s);
+  EXPECT_NE(table.find("\nAdapter note        client updates/s (30) reached Xvnc's -FrameRate cap (30)\n"
+                       "Adapter note        the client played vncviewer's window\n"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(format_frame_summary(summarize_frames(from_swaps_ms({0, 20, 40}))).find("Adapter note"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace pictor::analysis

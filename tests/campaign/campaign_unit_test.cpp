@@ -51,6 +51,29 @@ TEST(CampaignPlan, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\ninstances: [1, 99]\n"), "p.yaml:2: instances: '99' is not a whole number from 1 to 32");
 }
 
+// Found by fuzz_campaign_plan (fuzz/corpus/campaign_plan/empty_plan, key_with_line_end): the empty
+// plan's line was 0, and a quoted key's line end split the error over two lines.
+TEST(CampaignPlan, ErrorsAreOneLineFromLineOne) {
+  EXPECT_EQ(plan_error(""), "p.yaml:1: a plan is a map (benchmarks, adapters, net, instances, repeats, …)");
+  EXPECT_EQ(plan_error("\"co\\nlour\": 1\nbenchmarks: [builtin:spin]\n"),
+            "p.yaml:1: the plan has no key 'co\\x0alour' (keys: adapters, benchmarks, driver, duration, instances, "
+            "kubernetes, name, net, repeats, resources, retries, size, slurm)");
+  EXPECT_EQ(plan_error("benchmarks: [\"builtin:spin\\tx\"]\n"),
+            "p.yaml:1: benchmark 'spin\\x09x': unknown built-in scene 'spin\\x09x' (built-in scenes: null, spin, racing, "
+            "shooter, strategy, latency)");
+}
+
+// Found by fuzz_campaign_plan (fuzz/corpus/campaign_plan/long_profile_name): a profile name longer
+// than a file name may be made the file system's "File name too long" escape as a
+// std::filesystem::filesystem_error, not the plan's one-line error.
+TEST(CampaignPlan, AProfileNameTooLongForAFileIsNotFound) {
+  const std::string name(300, 'g');
+  const std::string e = plan_error("benchmarks:\n  - profile:" + name + "\n");
+  EXPECT_EQ(e.rfind("p.yaml:2: benchmark '" + name + "': no profile '" + name + "' (known: ", 0), 0u) << e;
+  EXPECT_EQ(plan_error("benchmarks:\n  - profile:" + name + ".profile\n"),
+            "p.yaml:2: benchmark '" + name + "': profile file '" + name + ".profile' not found");
+}
+
 TEST(CampaignCells, ExpandInRoundsAndReadBack) {
   Plan p;
   p.benchmarks = {{"a", "builtin:spin", {}, {}, {}, {}, 1}, {"b", "builtin:null", {}, {}, {}, {}, 2}};
