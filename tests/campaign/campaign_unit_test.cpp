@@ -256,6 +256,9 @@ TEST(CampaignCli, BadPlansAreRefusedWithTheirLine) {
             "pictor: " + dir + "/plan.yaml:4: adapter 'vnc9': unknown adapter 'vnc9' (known: local, xvnc, x11vnc, stream, vncviewer, xpra)");
   EXPECT_EQ(refused("benchmarks:\n  - app: builtin:spin:objectz=5\n"),
             "pictor: " + dir + "/plan.yaml:2: benchmark 'spin': scene 'spin' has no option 'objectz' (options: objects, seed, max_fps)");
+  EXPECT_EQ(refused("benchmarks: [builtin:spin]\nadapters:\n  - xvnc\n  - xpra\nslurm: {nodes: 2}\n"),
+            "pictor: " + dir + "/plan.yaml:4: adapter 'xpra' in a two-host cell (slurm nodes: 2): --server runs --adapter xvnc, "
+            "x11vnc or stream (transport=tcp) across two hosts, not 'xpra' (docs/two-hosts.md)");
   // manifests: one Job per cell, and only into a database every pod reaches.
   const std::string plan = dir + "/k8s.yaml";
   std::ofstream(plan) << "name: k\nbenchmarks: [builtin:spin, builtin:null]\nadapters: [local, xvnc]\n"
