@@ -1,8 +1,11 @@
 #include "campaign/campaign.h"
 
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fmt/format.h>
@@ -55,6 +58,25 @@ std::string cause_in_log(const std::string& log_path) {
     at = end + 1;
   }
   return cause.substr(0, 300);
+}
+
+// A fresh random token for one two-host attempt: 32 bytes from the kernel as hex, in a file only
+// its owner reads, created anew (an old one is replaced, never reused).
+void write_token_file(const std::string& path) {
+  unsigned char bytes[32];
+  const int in = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  const bool got = in >= 0 && ::read(in, bytes, sizeof bytes) == static_cast<ssize_t>(sizeof bytes);
+  if (in >= 0) ::close(in);
+  if (!got) throw RunError("cannot read a token from /dev/urandom: " + std::string(std::strerror(errno)));
+  std::string hex;
+  for (const unsigned char b : bytes) hex += fmt::format("{:02x}", b);
+  hex += "\n";
+  ::unlink(path.c_str());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) throw RunError(fmt::format("cannot create the token file {}: {}", path, std::strerror(errno)));
+  const bool wrote = ::write(fd, hex.data(), hex.size()) == static_cast<ssize_t>(hex.size());
+  ::close(fd);
+  if (!wrote) throw RunError(fmt::format("cannot write the token file {}", path));
 }
 
 class CampaignRun {
@@ -125,6 +147,12 @@ class CampaignRun {
     a.session_dir = (cell_dir / fmt::format("attempt-{}", c.attempts)).string();
     a.log_path = (cell_dir / fmt::format("attempt-{}.log", c.attempts)).string();
     a.argv = cell_argv(plan_, c, o_.pictor_bin, a.session_dir, db_);
+    if (plan_.two_hosts()) {
+      a.two_hosts = true;
+      a.token_path = (cell_dir / fmt::format("attempt-{}.token", c.attempts)).string();
+      a.serve_log_path = (cell_dir / fmt::format("attempt-{}.serve.log", c.attempts)).string();
+      a.serve_work_dir = (cell_dir / fmt::format("attempt-{}.serve", c.attempts)).string();
+    }
     c.session_dir = a.session_dir;
     c.exit_status.reset();
     c.wall_s.reset();
@@ -133,6 +161,7 @@ class CampaignRun {
     c.job_id.clear();
     std::string refused;
     try {
+      if (a.two_hosts) write_token_file(a.token_path);
       c.job_id = executor.start(a);
       c.state = "running";
     } catch (const RunError& e) {
@@ -236,6 +265,18 @@ std::vector<std::string> cell_argv(const Plan& plan, const Cell& cell, const std
   argv.insert(argv.end(), {"--out", session_dir, "--db", db});
   const std::vector<std::string> target = target_words(b);
   argv.insert(argv.end(), target.begin(), target.end());
+  return argv;
+}
+
+std::vector<std::string> serve_argv(const AttemptSpec& a, const std::string& listen) {
+  // --max-sessions 1: the agent ends with its one session; the executor still stops it by PID.
+  return {a.argv.at(0), "serve", "--listen", listen, "--token-file", a.token_path, "--work-dir", a.serve_work_dir,
+          "--max-sessions", "1"};
+}
+
+std::vector<std::string> client_argv(const AttemptSpec& a, const std::string& server) {
+  std::vector<std::string> argv = a.argv;
+  argv.insert(argv.begin() + 2, {"--server", server, "--token-file", a.token_path});
   return argv;
 }
 

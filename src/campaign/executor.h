@@ -21,7 +21,19 @@ struct AttemptSpec {
   std::string cell_dir;                // DIR/cells/003-…/ (absolute)
   std::string session_dir;             // cell_dir/attempt-K
   std::string log_path;                // cell_dir/attempt-K.log: pictor run's stdout and stderr
+  // A two-host cell (slurm nodes: 2): argv is pictor run's without --server, which the executor
+  // adds with the agent's address; the agent, `pictor serve`, is given token_path (a fresh random
+  // token, mode 0600) and writes serve_log_path, its sessions' files under serve_work_dir.
+  bool two_hosts = false;
+  std::string token_path;              // cell_dir/attempt-K.token
+  std::string serve_log_path;          // cell_dir/attempt-K.serve.log
+  std::string serve_work_dir;          // cell_dir/attempt-K.serve
 };
+
+// `pictor serve`'s command line for a two-host attempt, listening at `listen` ("127.0.0.1:PORT").
+std::vector<std::string> serve_argv(const AttemptSpec& attempt, const std::string& listen);
+// The attempt's pictor run with `--server SERVER --token-file TOKEN` after "run".
+std::vector<std::string> client_argv(const AttemptSpec& attempt, const std::string& server);
 
 struct AttemptEnd {
   int cell = 0;

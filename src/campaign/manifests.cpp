@@ -93,6 +93,8 @@ std::string job_manifest(const Plan& plan, const Cell& cell, const std::string& 
 ManifestResult write_manifests(const Plan& plan, const std::string& out_dir, const std::string& db) {
   if (plan.kubernetes.image.empty())
     throw UsageError(plan.file + ": the plan has no kubernetes: image: (the container image with pictor installed)");
+  if (plan.two_hosts())
+    throw UsageError(plan.file + ": two-host cells (slurm nodes: 2) run with the local or slurm executor; a Kubernetes Job is one pod, one host");
   if (!db::is_postgresql_url(db))
     throw UsageError("--db: give the postgresql://USER@HOST:PORT/DB every Job records into (the pods share no file)");
   const fs::path dir = claim_out_dir(out_dir, (fs::path("pictor-out") / ("k8s-" + dns_label(plan.name))).string(), false);

@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "core/units.h"
 #include "net/spec.h"
+#include "runner/remote_agent.h"
 #include "runner/session_group.h"
 #include "runner/session_plan.h"
 #include "suite/suite_runner.h"
@@ -144,15 +145,32 @@ PlanBenchmark read_benchmark(const YAML::Node& n) {
   return b;
 }
 
+SlurmComponent read_component(const YAML::Node& n, const std::string& key) {
+  if (!n.IsMap()) fail(n, fmt::format("'{}' must be a map (partition, constraint)", key));
+  check_keys(n, key, {"partition", "constraint"});
+  SlurmComponent c;
+  if (n["partition"]) c.partition = scalar(n["partition"], "partition");
+  if (n["constraint"]) c.constraint = scalar(n["constraint"], "constraint");
+  return c;
+}
+
 void read_slurm(const YAML::Node& n, SlurmPlan& s) {
   if (!n.IsMap()) fail(n, "'slurm' must be a map (partition, nodes, constraint, time, …)");
-  check_keys(n, "slurm", {"partition", "nodes", "constraint", "time", "cpus_per_task", "mem", "account", "sbatch_args", "poll"});
+  check_keys(n, "slurm",
+             {"partition", "nodes", "server", "client", "constraint", "time", "cpus_per_task", "mem", "account", "sbatch_args", "poll"});
   if (n["partition"]) s.partition = scalar(n["partition"], "partition");
   if (n["nodes"]) {
-    s.nodes = integer(n["nodes"], "nodes", 1, 64);
-    // Two hosts per cell need pictor serve on the render host (docs/scale-out.md "Two-host cells").
-    if (s.nodes != 1) fail(n["nodes"], "slurm nodes: a cell runs on one host today (two-host cells: docs/scale-out.md)");
+    const std::string text = scalar(n["nodes"], "nodes");
+    // A cell is one session: on one host, or across two (docs/scale-out.md "Two-host cells").
+    if (text != "1" && text != "2")
+      fail(n["nodes"], fmt::format("slurm nodes: '{}': a cell runs on 1 host or on 2 (pictor serve and pictor run --server)", text));
+    s.nodes = text == "2" ? 2 : 1;
   }
+  for (const char* key : {"server", "client"})
+    if (n[key]) {
+      if (s.nodes != 2) fail(n[key], fmt::format("slurm {}: is a two-host cell's component (give nodes: 2)", key));
+      (std::string(key) == "server" ? s.server : s.client) = read_component(n[key], std::string("slurm ") + key);
+    }
   if (n["constraint"]) s.constraint = scalar(n["constraint"], "constraint");
   if (n["time"]) s.time_limit = scalar(n["time"], "time");
   if (n["cpus_per_task"]) s.cpus_per_task = integer(n["cpus_per_task"], "cpus_per_task", 1, 4096);
@@ -252,13 +270,32 @@ Plan read_plan(const YAML::Node& root, const std::string& file) {
     p.nets.push_back({"none", line_of(root)});
   }
   if (root["instances"])
-    for (const YAML::Node& n : items(root["instances"], "instances"))
+    for (const YAML::Node& n : items(root["instances"], "instances")) {
       p.instances.push_back(integer(n, "instances", 1, runner::kMaxInstances));
-  else p.instances.push_back(1);
+      p.instances_lines.push_back(line_of(n));
+    }
+  else p.instances.push_back(1), p.instances_lines.push_back(line_of(root));
   const std::size_t cells = p.benchmarks.size() * p.adapters.size() * p.nets.size() * p.instances.size() *
                             static_cast<std::size_t>(p.repeats);
   if (cells > kMaxCells) fail(root, fmt::format("the plan expands to {} cells (at most {})", cells, kMaxCells));
   return p;
+}
+
+// A two-host cell is `pictor run --server`: what that refuses (an adapter other than xvnc, x11vnc
+// or stream over TCP, --instances) is refused here, on the adapter's line or the instance count's.
+void check_two_hosts(const Plan& p) {
+  for (const AxisValue& a : p.adapters) {
+    try {
+      runner::check_two_host_adapter(session_of(p, p.benchmarks.front(), a.text, p.nets[0].text));
+    } catch (const UsageError& e) {
+      throw PlanError{a.line, fmt::format("adapter '{}' in a two-host cell (slurm nodes: 2): {}", a.text, e.what())};
+    }
+  }
+  for (std::size_t i = 0; i < p.instances.size(); ++i)
+    if (p.instances[i] != 1)
+      throw PlanError{p.instances_lines[i], fmt::format("instances {}: a two-host cell (slurm nodes: 2) runs one session "
+                                                        "(pictor run --server cannot be combined with --instances)",
+                                                        p.instances[i])};
 }
 
 // Every benchmark, adapter and --net setting through pictor run's checks: each benchmark on the
@@ -275,6 +312,7 @@ void check_runs(const Plan& p) {
   for (const AxisValue& n : p.nets)
     if (const std::string c = run_check(p, first, p.adapters[0].text, n.text); !c.empty())
       throw PlanError{n.line, fmt::format("net '{}': {}", n.text, c)};
+  if (p.two_hosts()) check_two_hosts(p);
   for (const PlanBenchmark& b : p.benchmarks)
     for (const AxisValue& a : p.adapters)
       for (const AxisValue& n : p.nets)

@@ -26,10 +26,18 @@ struct AxisValue {
   int line = 0;
 };
 
+// One component of a two-host cell's heterogeneous job: where its half runs.
+struct SlurmComponent {
+  std::string partition;               // empty: the job's (SlurmPlan::partition)
+  std::string constraint;              // empty: the job's (SlurmPlan::constraint)
+};
+
 // What `sbatch` is asked for, per cell (each cell is one job).
 struct SlurmPlan {
   std::string partition;               // --partition; empty: the cluster's default
-  int nodes = 1;                       // --nodes (a one-host cell: 1)
+  int nodes = 1;                       // 1: a one-host cell; 2: a two-host cell (pictor serve + pictor run --server)
+  SlurmComponent server;               // two hosts: component 0, the render host (pictor serve)
+  SlurmComponent client;               // two hosts: component 1, the client host (pictor run --server)
   std::string constraint;              // --constraint (node features: "gpu&h200")
   std::string time_limit;              // --time (Slurm's forms: "10", "00:10:00", "1-00:00:00")
   int cpus_per_task = 0;               // --cpus-per-task; 0: not asked
@@ -54,6 +62,7 @@ struct Plan {
   std::vector<AxisValue> adapters;     // default: local
   std::vector<AxisValue> nets;         // default: none
   std::vector<int> instances;          // default: 1
+  std::vector<int> instances_lines;    // where each instance count was written
   int repeats = 1;
   int retries = 0;                     // attempts after the first one for a failed cell
   double duration_s = 10;
@@ -62,6 +71,10 @@ struct Plan {
   bool resources = true;               // false: pictor run --no-resources
   SlurmPlan slurm;
   KubernetesPlan kubernetes;
+
+  // `slurm: {nodes: 2}`: every cell is one session across two hosts, its server half under
+  // `pictor serve`, its client under `pictor run --server` (docs/scale-out.md "Two-host cells").
+  bool two_hosts() const { return slurm.nodes == 2; }
 };
 
 inline constexpr int kMaxRepeats = 1000;

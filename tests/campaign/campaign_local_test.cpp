@@ -137,4 +137,83 @@ TEST(CampaignLocal, InterruptedCampaignStopsItsSessionAndSaysSo) {
   EXPECT_EQ(read_json(out + "/campaign.json")["exit_code"], 130);
 }
 
+// The processes whose command line holds `word` (a campaign's token path: its pictor serve and
+// pictor run --server), from /proc.
+std::vector<int> processes_naming(const std::string& word) {
+  std::vector<int> pids;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "cmdline");
+    const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find(word) != std::string::npos) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+// slurm nodes: 2 with the local executor: pictor serve on a free loopback port, pictor run
+// --server against it, one session whose halves are both here; the agent gone afterwards.
+TEST(CampaignLocal, TwoHostCellRunsAgainstItsOwnAgent) {
+  const std::string dir = pictor::test::fresh_dir("campaign-two-hosts");
+  const std::string plan = dir + "/plan.yaml";
+  std::ofstream(plan) << "name: two\nduration: 3s\nsize: 320x240\ndriver: scripted:rate=5,seed=3\nresources: false\n"
+                         "benchmarks: [builtin:latency]\nadapters: [xvnc]\nslurm: {nodes: 2}\n";
+  const std::string out = dir + "/c";
+  const auto r = run_command({PICTOR_BIN, "campaign", "run", plan, "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = csv_rows(out + "/cells.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1][6], "ok") << rows[1][13];
+  EXPECT_EQ(rows[1][10], "0");
+  const std::string cell = out + "/cells/001-latency-xvnc-none-n1-r1";
+  EXPECT_EQ(rows[1][8], cell + "/attempt-1");
+  const auto store = pictor::db::open_store(out + "/results.db");
+  const auto id = store->id_of_dir(rows[1][8]);
+  ASSERT_TRUE(id) << rows[1][8];
+  EXPECT_EQ(std::to_string(*id), rows[1][12]);
+  EXPECT_EQ(store->get(*id)->run.adapter, "xvnc");
+  const auto run = read_json(cell + "/attempt-1/run.json");
+  EXPECT_EQ(run["status"], "ok");
+  ASSERT_TRUE(run.contains("two_hosts")) << run.dump(2);
+  EXPECT_EQ(run["two_hosts"]["server"].get<std::string>().rfind("127.0.0.1:", 0), 0u) << run["two_hosts"].dump();
+  EXPECT_TRUE(run["two_hosts"]["clock"].contains("offset_ns"));
+  EXPECT_TRUE(fs::exists(cell + "/attempt-1/frames.csv"));  // the render host's half, received
+  // The agent said where it listened, served its one session, and is gone.
+  std::ifstream serve_log(cell + "/attempt-1.serve.log");
+  const std::string serve((std::istreambuf_iterator<char>(serve_log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(serve.find("listening on " + run["two_hosts"]["server"].get<std::string>() + ";"), std::string::npos) << serve;
+  EXPECT_EQ(fs::status(cell + "/attempt-1.token").permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(processes_naming(cell + "/attempt-1.token"), std::vector<int>{});
+}
+
+// Interrupted mid-session: the run is stopped (run.json interrupted), then its agent; neither left.
+TEST(CampaignLocal, InterruptedTwoHostCellStopsBothHalves) {
+  const std::string dir = pictor::test::fresh_dir("campaign-two-hosts-int");
+  const std::string plan = dir + "/plan.yaml";
+  std::ofstream(plan) << "duration: 30s\nsize: 320x240\nresources: false\nbenchmarks: [builtin:spin]\nadapters: [xvnc]\n"
+                         "slurm: {nodes: 2}\n";
+  const std::string out = dir + "/c";
+  pictor::runner::SpawnOptions o;
+  o.argv = {PICTOR_BIN, "campaign", "run", plan, "--out", out};
+  o.stdout_path = dir + "/out";
+  o.stderr_path = dir + "/err";
+  auto campaign = pictor::runner::Process::spawn(o);
+  const std::string cell = out + "/cells/001-spin-xvnc-none-n1-r1";
+  const std::string token = cell + "/attempt-1.token";
+  // Both halves running: the agent and pictor run --server name the token.
+  for (int i = 0; i < 300 && processes_naming(token).size() < 2 && campaign.running(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::vector<int> halves = processes_naming(token);
+  ASSERT_GE(halves.size(), 2u);
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // into the session
+  ::kill(campaign.pid(), SIGINT);
+  const auto status = campaign.wait_for(60);
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->code, 130);
+  EXPECT_EQ(csv_rows(out + "/cells.csv")[1][6], "interrupted");
+  EXPECT_EQ(read_json(cell + "/attempt-1/run.json")["status"], "interrupted");
+  EXPECT_EQ(processes_naming(token), std::vector<int>{});
+  for (const int pid : halves) EXPECT_NE(::kill(pid, 0), 0) << "pid " << pid << " still there";
+}
+
 }  // namespace

@@ -43,9 +43,10 @@ TEST(CampaignPlan, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nnet:\n  - delay=20ms\n  - delay=fast\n"),
             "p.yaml:4: --net: delay=fast is not a duration (e.g. 20ms, 1.5s) (one-way latency added to every chunk, each direction)");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nslurm:\n  partition: a\n  nodez: 2\n"),
-            "p.yaml:4: slurm has no key 'nodez' (keys: account, constraint, cpus_per_task, mem, nodes, partition, poll, sbatch_args, time)");
-  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nslurm: {nodes: 2}\n"),
-            "p.yaml:2: slurm nodes: a cell runs on one host today (two-host cells: docs/scale-out.md)");
+            "p.yaml:4: slurm has no key 'nodez' (keys: account, client, constraint, cpus_per_task, mem, nodes, partition, poll, "
+            "sbatch_args, server, time)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nslurm: {nodes: 3}\n"),
+            "p.yaml:2: slurm nodes: '3': a cell runs on 1 host or on 2 (pictor serve and pictor run --server)");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nduration: 0.1s\n"), "p.yaml:2: duration must be between 1 s and 24 h (got 0.1s)");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin\n"), "p.yaml:2: not YAML: end of sequence flow not found");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\ninstances: [1, 99]\n"), "p.yaml:2: instances: '99' is not a whole number from 1 to 32");
@@ -72,6 +73,30 @@ TEST(CampaignPlan, AProfileNameTooLongForAFileIsNotFound) {
   EXPECT_EQ(e.rfind("p.yaml:2: benchmark '" + name + "': no profile '" + name + "' (known: ", 0), 0u) << e;
   EXPECT_EQ(plan_error("benchmarks:\n  - profile:" + name + ".profile\n"),
             "p.yaml:2: benchmark '" + name + "': profile file '" + name + ".profile' not found");
+}
+
+// slurm nodes: 2 is pictor run --server per cell: what that refuses, the plan refuses on its line.
+TEST(CampaignPlan, TwoHostCells) {
+  const Plan p = parse_plan("benchmarks: [builtin:spin]\nadapters: [xvnc, x11vnc]\nslurm:\n  nodes: 2\n"
+                            "  server: {constraint: render}\n  client: {partition: thin}\n",
+                            "p.yaml");
+  EXPECT_TRUE(p.two_hosts());
+  EXPECT_EQ(p.slurm.server.constraint, "render");
+  EXPECT_EQ(p.slurm.client.partition, "thin");
+  EXPECT_FALSE(parse_plan("benchmarks: [builtin:spin]\n", "p.yaml").two_hosts());
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nadapters:\n  - xvnc\n  - vncviewer\nslurm: {nodes: 2}\n"),
+            "p.yaml:4: adapter 'vncviewer' in a two-host cell (slurm nodes: 2): --server runs --adapter xvnc, x11vnc or stream "
+            "(transport=tcp) across two hosts, not 'vncviewer' (docs/two-hosts.md)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nslurm: {nodes: 2}\n"),
+            "p.yaml:1: adapter 'local' in a two-host cell (slurm nodes: 2): --server runs --adapter xvnc, x11vnc or stream "
+            "(transport=tcp) across two hosts, not 'local' (docs/two-hosts.md)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nadapters: [xvnc]\ninstances:\n  - 1\n  - 2\nslurm: {nodes: 2}\n"),
+            "p.yaml:5: instances 2: a two-host cell (slurm nodes: 2) runs one session (pictor run --server cannot be combined "
+            "with --instances)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nadapters: [xvnc]\nslurm: {server: {constraint: render}}\n"),
+            "p.yaml:3: slurm server: is a two-host cell's component (give nodes: 2)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nadapters: [xvnc]\nslurm:\n  nodes: 2\n  client: {nodes: 1}\n"),
+            "p.yaml:5: slurm client has no key 'nodes' (keys: constraint, partition)");
 }
 
 TEST(CampaignCells, ExpandInRoundsAndReadBack) {
@@ -154,6 +179,58 @@ TEST(CampaignSlurm, BatchScriptAsksForWhatThePlanSays) {
   EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
 }
 
+// A two-host cell's job: two components (render host, client host), pictor serve as step 0 in the
+// background, pictor run --server as step 1 against it, the agent killed, the exit file written.
+TEST(CampaignSlurm, TwoHostCellIsAHeterogeneousJob) {
+  SlurmPlan plan;
+  plan.nodes = 2;
+  plan.constraint = "gpu";
+  plan.time_limit = "00:10:00";
+  plan.cpus_per_task = 1;
+  plan.server.constraint = "render";
+  plan.client.partition = "thin";
+  AttemptSpec a;
+  a.cell = 3;
+  a.attempt = 1;
+  a.job_name = "pictor-c-003";
+  a.argv = {"/opt/pictor/bin/pictor", "run", "--adapter", "xvnc", "--out", "/shared/c/cells/x/attempt-1", "builtin:racing"};
+  a.log_path = "/shared/c/cells/x/attempt-1.log";
+  a.two_hosts = true;
+  a.token_path = "/shared/c/cells/x/attempt-1.token";
+  a.serve_log_path = "/shared/c/cells/x/attempt-1.serve.log";
+  a.serve_work_dir = "/shared/c/cells/x/attempt-1.serve";
+  const std::string s = batch_script(a, plan, "/shared/c/cells/x/attempt-1.exit");
+  const std::size_t het = s.find("#SBATCH hetjob\n");
+  ASSERT_NE(het, std::string::npos) << s;
+  const std::string first = s.substr(0, het), second = s.substr(het);
+  for (const char* line : {"#SBATCH --job-name=pictor-c-003\n", "#SBATCH --time=00:10:00\n", "#SBATCH --no-requeue\n",
+                           "#SBATCH --nodes=1\n", "#SBATCH --constraint=render\n", "#SBATCH --cpus-per-task=1\n"})
+    EXPECT_NE(first.find(line), std::string::npos) << line;
+  for (const char* line : {"#SBATCH --nodes=1\n", "#SBATCH --partition=thin\n", "#SBATCH --constraint=gpu\n",
+                           "#SBATCH --cpus-per-task=1\n"})
+    EXPECT_NE(second.find(line), std::string::npos) << line;
+  EXPECT_EQ(second.find("#SBATCH --job-name"), std::string::npos);
+  const std::size_t serve = s.find(
+      "srun --het-group=0 --output=/shared/c/cells/x/attempt-1.serve.log /opt/pictor/bin/pictor serve --listen \"$addr:$port\" "
+      "--token-file /shared/c/cells/x/attempt-1.token --work-dir /shared/c/cells/x/attempt-1.serve --max-sessions 1 &\n");
+  const std::size_t run = s.find(
+      "srun --het-group=1 /opt/pictor/bin/pictor run --server \"$addr:$port\" --token-file /shared/c/cells/x/attempt-1.token "
+      "--adapter xvnc --out /shared/c/cells/x/attempt-1 builtin:racing\n");
+  const std::size_t kill = s.find("kill $serve");
+  const std::size_t exit_file = s.find("> /shared/c/cells/x/attempt-1.exit\n");
+  ASSERT_NE(serve, std::string::npos) << s;
+  ASSERT_NE(run, std::string::npos) << s;
+  EXPECT_LT(serve, run);
+  EXPECT_LT(run, kill);
+  EXPECT_LT(kill, exit_file);
+  EXPECT_NE(exit_file, std::string::npos);
+  // /bin/sh reads it: the script parses (sh -n), as sbatch's shell will.
+  const std::string dir = pictor::test::fresh_dir("campaign-het");
+  std::ofstream(dir + "/job.sh") << s;
+  const auto r = pictor::test::run_command({"sh", "-n", dir + "/job.sh"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(CampaignManifests, OneJobPerCellAsKubernetesReadsIt) {
   Plan p;
   p.name = "nightly";
@@ -202,6 +279,9 @@ TEST(CampaignCli, BadPlansAreRefusedWithTheirLine) {
             "pictor: " + dir + "/plan.yaml:4: adapter 'vnc9': unknown adapter 'vnc9' (known: local, xvnc, x11vnc, stream, vncviewer, xpra)");
   EXPECT_EQ(refused("benchmarks:\n  - app: builtin:spin:objectz=5\n"),
             "pictor: " + dir + "/plan.yaml:2: benchmark 'spin': scene 'spin' has no option 'objectz' (options: objects, seed, max_fps)");
+  EXPECT_EQ(refused("benchmarks: [builtin:spin]\nadapters:\n  - xvnc\n  - xpra\nslurm: {nodes: 2}\n"),
+            "pictor: " + dir + "/plan.yaml:4: adapter 'xpra' in a two-host cell (slurm nodes: 2): --server runs --adapter xvnc, "
+            "x11vnc or stream (transport=tcp) across two hosts, not 'xpra' (docs/two-hosts.md)");
   // manifests: one Job per cell, and only into a database every pod reaches.
   const std::string plan = dir + "/k8s.yaml";
   std::ofstream(plan) << "name: k\nbenchmarks: [builtin:spin, builtin:null]\nadapters: [local, xvnc]\n"
