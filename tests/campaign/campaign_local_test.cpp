@@ -19,24 +19,6 @@ namespace fs = std::filesystem;
 using pictor::test::read_json;
 using pictor::test::run_command;
 
-std::vector<std::vector<std::string>> csv_rows(const std::string& path) {
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::size_t at = 0;
-    for (;;) {
-      const std::size_t comma = line.find(',', at);
-      f.push_back(line.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-      if (comma == std::string::npos) break;
-      at = comma + 1;
-    }
-    rows.push_back(f);
-  }
-  return rows;
-}
-
 TEST(CampaignLocal, TwoAdaptersRunRecordAndCompare) {
   const std::string dir = pictor::test::fresh_dir("campaign-local");
   const std::string plan = dir + "/plan.yaml";
@@ -45,7 +27,7 @@ TEST(CampaignLocal, TwoAdaptersRunRecordAndCompare) {
   const std::string out = dir + "/c";
   const auto r = run_command({PICTOR_BIN, "campaign", "run", plan, "--out", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto rows = csv_rows(out + "/cells.csv");
+  const auto rows = pictor::test::read_csv_rows(out + "/cells.csv", true);
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0][0], "cell");
   const auto store = pictor::db::open_store(out + "/results.db");
@@ -96,12 +78,12 @@ TEST(CampaignLocal, AFailingCellIsRetriedThenReportedFailed) {
   const auto r = run_command({PICTOR_BIN, "campaign", "run", plan, "--out", out});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.last_err_line(), "pictor: 1 of 1 cells failed; see " + out + "/cells.csv");
-  const auto cells = csv_rows(out + "/cells.csv");
+  const auto cells = pictor::test::read_csv_rows(out + "/cells.csv", true);
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[1][6], "failed");
   EXPECT_EQ(cells[1][7], "2");
   EXPECT_EQ(cells[1][10], "1");
-  const auto attempts = csv_rows(out + "/attempts.csv");
+  const auto attempts = pictor::test::read_csv_rows(out + "/attempts.csv", true);
   ASSERT_EQ(attempts.size(), 3u);
   EXPECT_EQ(attempts[1][1], "1");
   EXPECT_EQ(attempts[2][1], "2");
@@ -128,7 +110,7 @@ TEST(CampaignLocal, InterruptedCampaignStopsItsSessionAndSaysSo) {
   const auto status = campaign.wait_for(60);
   ASSERT_TRUE(status);
   EXPECT_EQ(status->code, 130);
-  const auto cells = csv_rows(out + "/cells.csv");
+  const auto cells = pictor::test::read_csv_rows(out + "/cells.csv", true);
   ASSERT_EQ(cells.size(), 3u);
   EXPECT_EQ(cells[1][6], "interrupted");
   EXPECT_EQ(cells[2][6], "pending");
@@ -161,7 +143,7 @@ TEST(CampaignLocal, TwoHostCellRunsAgainstItsOwnAgent) {
   const std::string out = dir + "/c";
   const auto r = run_command({PICTOR_BIN, "campaign", "run", plan, "--out", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto rows = csv_rows(out + "/cells.csv");
+  const auto rows = pictor::test::read_csv_rows(out + "/cells.csv", true);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[1][6], "ok") << rows[1][13];
   EXPECT_EQ(rows[1][10], "0");
@@ -210,7 +192,7 @@ TEST(CampaignLocal, InterruptedTwoHostCellStopsBothHalves) {
   const auto status = campaign.wait_for(60);
   ASSERT_TRUE(status);
   EXPECT_EQ(status->code, 130);
-  EXPECT_EQ(csv_rows(out + "/cells.csv")[1][6], "interrupted");
+  EXPECT_EQ(pictor::test::read_csv_rows(out + "/cells.csv", true)[1][6], "interrupted");
   EXPECT_EQ(read_json(cell + "/attempt-1/run.json")["status"], "interrupted");
   EXPECT_EQ(processes_naming(token), std::vector<int>{});
   for (const int pid : halves) EXPECT_NE(::kill(pid, 0), 0) << "pid " << pid << " still there";

@@ -29,40 +29,9 @@ namespace fs = std::filesystem;
 using pictor::runner::Process;
 using pictor::runner::SpawnOptions;
 
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  int port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-    port = ntohs(a.sin_port);
-  ::close(fd);
-  return port;
-}
-
 std::string read_text(const fs::path& p) {
   std::ifstream in(p);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-std::vector<std::vector<std::string>> csv_rows(const std::string& path) {
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::size_t at = 0;
-    for (;;) {
-      const std::size_t comma = line.find(',', at);
-      f.push_back(line.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-      if (comma == std::string::npos) break;
-      at = comma + 1;
-    }
-    rows.push_back(f);
-  }
-  return rows;
 }
 
 // The one-node cluster. Its destructor cancels what is left of its jobs and stops slurmd,
@@ -105,7 +74,7 @@ class Cluster {
         "JobAcctGatherType=jobacct_gather/none\nAccountingStorageType=accounting_storage/none\nMpiDefault=none\nReturnToService=2\n"
         "KillWait=10\nNodeName=localhost NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN\n"
         "PartitionName=pictor Nodes=localhost Default=YES MaxTime=INFINITE State=UP\n",
-        free_port(), free_port(), (dir / "munge/munge.socket").string(), (dir / "state").string(), (dir / "spool").string(),
+        pictor::test::free_loopback_port(), pictor::test::free_loopback_port(), (dir / "munge/munge.socket").string(), (dir / "state").string(), (dir / "spool").string(),
         dir.string(), dir.string(), (dir / "log").string(), (dir / "log").string());
     ::setenv("SLURM_CONF", conf.c_str(), 1);
     munged_ = start({bin_["munged"], "-F", "-f", "--key-file=" + (dir / "munge/munge.key").string(),
@@ -186,7 +155,7 @@ TEST(CampaignSlurm, TwoByTwoThroughSbatchWithACancelledJobRetried) {
   std::string job;
   ASSERT_TRUE(Cluster::wait_for(
       [&] {
-        const auto rows = csv_rows(out + "/cells.csv");
+        const auto rows = pictor::test::read_csv_rows(out + "/cells.csv", true);
         if (rows.size() > 1 && !rows[1][9].empty()) job = rows[1][9];
         return !job.empty();
       },
@@ -199,7 +168,7 @@ TEST(CampaignSlurm, TwoByTwoThroughSbatchWithACancelledJobRetried) {
   ASSERT_TRUE(status) << "the campaign did not end: " << read_text(dir + "/campaign.err");
   EXPECT_EQ(status->code, 0) << read_text(dir + "/campaign.err");
 
-  const auto cells = csv_rows(out + "/cells.csv");
+  const auto cells = pictor::test::read_csv_rows(out + "/cells.csv", true);
   ASSERT_EQ(cells.size(), 5u);
   const auto store = pictor::db::open_store(out + "/results.db");
   for (std::size_t i = 1; i < cells.size(); ++i) {
@@ -219,7 +188,7 @@ TEST(CampaignSlurm, TwoByTwoThroughSbatchWithACancelledJobRetried) {
   EXPECT_NE(cells[1][9], job) << "the retry is a job of its own";
   EXPECT_TRUE(cells[1][8].ends_with("/attempt-2"));
 
-  const auto attempts = csv_rows(out + "/attempts.csv");
+  const auto attempts = pictor::test::read_csv_rows(out + "/attempts.csv", true);
   ASSERT_EQ(attempts.size(), 6u);  // header, 4 cells, 1 retry
   bool cancelled = false, retried = false;
   double sessions_s = 0;
