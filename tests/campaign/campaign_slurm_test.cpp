@@ -4,10 +4,7 @@
 // path. A 2 × 2 campaign (two benchmarks × local, xvnc) runs to completion through sbatch, its
 // sessions are in the results database, and a job cancelled mid-run is reported failed and retried.
 // Skipped, saying why, without slurm-wlm and munge (scripts/setup.sh --tests) or without root.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -21,6 +18,7 @@
 #include "core/exec.h"
 #include "db/results_store.h"
 #include "helpers.h"
+#include "runner/adapter.h"
 #include "runner/process.h"
 
 namespace {
@@ -74,7 +72,7 @@ class Cluster {
         "JobAcctGatherType=jobacct_gather/none\nAccountingStorageType=accounting_storage/none\nMpiDefault=none\nReturnToService=2\n"
         "KillWait=10\nNodeName=localhost NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN\n"
         "PartitionName=pictor Nodes=localhost Default=YES MaxTime=INFINITE State=UP\n",
-        pictor::test::free_loopback_port(), pictor::test::free_loopback_port(), (dir / "munge/munge.socket").string(), (dir / "state").string(), (dir / "spool").string(),
+        pictor::runner::pick_free_port(), pictor::runner::pick_free_port(), (dir / "munge/munge.socket").string(), (dir / "state").string(), (dir / "spool").string(),
         dir.string(), dir.string(), (dir / "log").string(), (dir / "log").string());
     ::setenv("SLURM_CONF", conf.c_str(), 1);
     munged_ = start({bin_["munged"], "-F", "-f", "--key-file=" + (dir / "munge/munge.key").string(),

@@ -27,8 +27,6 @@ nlohmann::json read_json(const std::string& path);
 // Data rows of a Pictor CSV (comment lines skipped; the header row too unless keep_header), split
 // on commas.
 std::vector<std::vector<std::string>> read_csv_rows(const std::string& path, bool keep_header = false);
-// A TCP port on 127.0.0.1 that was free a moment ago (bound, read back, released); 0 when none.
-int free_loopback_port();
 bool process_alive(int pid);
 
 // An interposer's crash bound: the app of `o` (recording into `dir`) is SIGKILLed after it ran
