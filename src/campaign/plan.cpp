@@ -157,7 +157,7 @@ SlurmComponent read_component(const YAML::Node& n, const std::string& key) {
 void read_slurm(const YAML::Node& n, SlurmPlan& s) {
   if (!n.IsMap()) fail(n, "'slurm' must be a map (partition, nodes, constraint, time, …)");
   check_keys(n, "slurm",
-             {"partition", "nodes", "server", "client", "constraint", "time", "cpus_per_task", "mem", "account", "sbatch_args", "poll"});
+             {"partition", "nodes", "server", "client", "share_node", "constraint", "time", "cpus_per_task", "mem", "account", "sbatch_args", "poll"});
   if (n["partition"]) s.partition = scalar(n["partition"], "partition");
   if (n["nodes"]) {
     const std::string text = scalar(n["nodes"], "nodes");
@@ -171,6 +171,14 @@ void read_slurm(const YAML::Node& n, SlurmPlan& s) {
       if (s.nodes != 2) fail(n[key], fmt::format("slurm {}: is a two-host cell's component (give nodes: 2)", key));
       (std::string(key) == "server" ? s.server : s.client) = read_component(n[key], std::string("slurm ") + key);
     }
+  if (n["share_node"]) {
+    if (s.nodes != 2) fail(n["share_node"], "slurm share_node: puts a two-host cell's two halves on one node (give nodes: 2)");
+    s.share_node = flag(n["share_node"], "share_node");
+    // One job whose two steps share its node; a heterogeneous job's components are placed apart.
+    if (s.share_node && s.has_components())
+      fail(n["share_node"], "slurm share_node: true runs both halves as steps of one job on one node; server: and client: "
+                            "place them as a heterogeneous job's components (give one or the other)");
+  }
   if (n["constraint"]) s.constraint = scalar(n["constraint"], "constraint");
   if (n["time"]) s.time_limit = scalar(n["time"], "time");
   if (n["cpus_per_task"]) s.cpus_per_task = integer(n["cpus_per_task"], "cpus_per_task", 1, 4096);

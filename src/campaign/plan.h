@@ -26,7 +26,8 @@ struct AxisValue {
   int line = 0;
 };
 
-// One component of a two-host cell's heterogeneous job: where its half runs.
+// Where one half of a two-host cell runs (`slurm: server:` / `client:`): given for either half,
+// the cell is a heterogeneous job, one component per half.
 struct SlurmComponent {
   std::string partition;               // empty: the job's (SlurmPlan::partition)
   std::string constraint;              // empty: the job's (SlurmPlan::constraint)
@@ -38,6 +39,7 @@ struct SlurmPlan {
   int nodes = 1;                       // 1: a one-host cell; 2: a two-host cell (pictor serve + pictor run --server)
   SlurmComponent server;               // two hosts: component 0, the render host (pictor serve)
   SlurmComponent client;               // two hosts: component 1, the client host (pictor run --server)
+  bool share_node = false;             // two hosts: both halves' job steps on one node (--nodes=1)
   std::string constraint;              // --constraint (node features: "gpu&h200")
   std::string time_limit;              // --time (Slurm's forms: "10", "00:10:00", "1-00:00:00")
   int cpus_per_task = 0;               // --cpus-per-task; 0: not asked
@@ -45,6 +47,10 @@ struct SlurmPlan {
   std::string account;                 // --account
   std::vector<std::string> extra;      // further sbatch options, passed as they are
   double poll_s = 2;                   // how often squeue/scontrol are asked
+
+  bool has_components() const {
+    return !server.partition.empty() || !server.constraint.empty() || !client.partition.empty() || !client.constraint.empty();
+  }
 };
 
 // What a Kubernetes Job per cell runs on (`pictor campaign manifests`).
@@ -75,6 +81,9 @@ struct Plan {
   // `slurm: {nodes: 2}`: every cell is one session across two hosts, its server half under
   // `pictor serve`, its client under `pictor run --server` (docs/scale-out.md "Two-host cells").
   bool two_hosts() const { return slurm.nodes == 2; }
+  // A two-host cell whose halves differ in partition or constraint: a heterogeneous job. Else one
+  // job of two tasks, each half a job step of one task (docs/scale-out.md "Two-host cells").
+  bool heterogeneous() const { return two_hosts() && slurm.has_components(); }
 };
 
 inline constexpr int kMaxRepeats = 1000;

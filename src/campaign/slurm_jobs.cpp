@@ -90,9 +90,85 @@ std::string words(const std::vector<std::string>& argv) {
   return command;
 }
 
-// A two-host cell: one heterogeneous job, component 0 the render host (pictor serve), component 1
-// the client host (pictor run --server), so scancel, the time limit and a node failure end both.
-std::string two_host_script(const AttemptSpec& a, const SlurmPlan& plan, const std::string& exit_path) {
+// The lines both forms of a two-host job share after their #SBATCH lines: the agent's address, the
+// agent started in the background as one job step (`serve_step`: srun's options), pictor run
+// waiting for it to listen, then pictor run as the other step (`client_step`), the agent killed
+// before the exit file is written. `nodelist`: the variable naming the render host's nodes.
+std::string two_host_steps(const AttemptSpec& a, const std::string& nodelist, const std::string& serve_step,
+                           const std::string& client_step, const std::string& exit_path) {
+  std::string s;
+  // The agent's address: the render host's node, as an IPv4 address (pictor serve --listen takes one).
+  s += "token=" + shell_quote(a.token_path) + "\n";
+  s += "port=$((20000 + SLURM_JOB_ID % 20000))\n";
+  s += "server=$(scontrol show hostnames \"$" + nodelist + "\" | head -n 1)\n";
+  s += "addr=$(getent ahostsv4 \"$server\" | awk 'NR == 1 { print $1 }')\n";
+  s += "start=$(date +%s.%N)\n";
+  // The address is the shell's ("$addr:$port"); every other word is quoted.
+  const auto with_address = [](const std::vector<std::string>& argv, std::size_t at) {
+    std::string out;
+    for (std::size_t i = 0; i < argv.size(); ++i) out += (i ? " " : "") + (i == at ? std::string("\"$addr:$port\"") : shell_quote(argv[i]));
+    return out;
+  };
+  s += "srun " + serve_step + " --output=" + shell_quote(a.serve_log_path) + " " + with_address(serve_argv(a, "ADDR"), 3) + " &\n";
+  s += "serve=$!\n";
+  // pictor run connects once: wait (at most 20 s) until the agent says it listens, or has ended.
+  s += "i=0\n";
+  s += "until grep -q \"listening on $addr:$port;\" " + shell_quote(a.serve_log_path) +
+       " 2>/dev/null || ! kill -0 $serve 2>/dev/null || [ $i -ge 200 ]; do i=$((i + 1)); sleep 0.1; done\n";
+  s += "srun " + client_step + " " + with_address(client_argv(a, "ADDR"), 3) + "\n";
+  s += "status=$?\n";
+  s += "kill $serve 2>/dev/null\n";
+  s += "wait $serve\n";
+  s += "echo \"$status $start $(date +%s.%N)\" > " + shell_quote(exit_path) + "\n";
+  s += "exit $status\n";
+  return s;
+}
+
+// The job's own options, the same in every form.
+void job_options(std::string& s, const AttemptSpec& a, const SlurmPlan& plan) {
+  const auto option = [&](const std::string& text) { s += "#SBATCH " + text + "\n"; };
+  option("--job-name=" + a.job_name);
+  option("--output=" + a.log_path);
+  if (!plan.time_limit.empty()) option("--time=" + plan.time_limit);
+  if (!plan.account.empty()) option("--account=" + plan.account);
+  for (const std::string& extra : plan.extra) option(extra);
+  option("--no-requeue");
+}
+
+// Where the job's tasks run and what each is given: the plan's partition, constraint, CPUs per
+// task and memory.
+void placement(std::string& s, const SlurmPlan& plan) {
+  const auto option = [&](const std::string& text) { s += "#SBATCH " + text + "\n"; };
+  if (!plan.partition.empty()) option("--partition=" + plan.partition);
+  if (!plan.constraint.empty()) option("--constraint=" + plan.constraint);
+  if (plan.cpus_per_task > 0) option(fmt::format("--cpus-per-task={}", plan.cpus_per_task));
+  if (!plan.mem.empty()) option("--mem=" + plan.mem);
+}
+
+// A two-host cell whose halves are placed alike: one job of two tasks, one node each (or one node
+// for both with share_node), and each half a job step of one task. scancel, the time limit and a
+// node failure end both at once.
+std::string two_step_script(const AttemptSpec& a, const SlurmPlan& plan, const std::string& exit_path) {
+  std::string s = "#!/bin/sh\n";
+  s += fmt::format("# Cell {} attempt {} of a Pictor campaign, a two-host cell written by pictor campaign run: one job,\n"
+                   "# two steps (pictor serve on the render host, then pictor run --server on the client host).\n",
+                   a.cell, a.attempt);
+  const auto option = [&](const std::string& text) { s += "#SBATCH " + text + "\n"; };
+  job_options(s, a, plan);
+  option(plan.share_node ? "--nodes=1" : "--nodes=2");
+  option("--ntasks=2");
+  if (!plan.share_node) option("--ntasks-per-node=1");
+  placement(s, plan);
+  // On one node the two steps share the job's CPUs and memory (--overlap), as the two halves of a
+  // one-host session do; on two, the step of relative node 0 is the render host, 1 the client's.
+  const std::string serve_step = plan.share_node ? "--nodes=1 --ntasks=1 --overlap" : "--nodes=1 --ntasks=1 --relative=0";
+  const std::string client_step = plan.share_node ? "--nodes=1 --ntasks=1 --overlap" : "--nodes=1 --ntasks=1 --relative=1";
+  return s + two_host_steps(a, "SLURM_JOB_NODELIST", serve_step, client_step, exit_path);
+}
+
+// A two-host cell whose halves are placed apart (slurm server: / client:): one heterogeneous job,
+// component 0 the render host (pictor serve), component 1 the client host (pictor run --server).
+std::string heterogeneous_script(const AttemptSpec& a, const SlurmPlan& plan, const std::string& exit_path) {
   std::string s = "#!/bin/sh\n";
   s += fmt::format("# Cell {} attempt {} of a Pictor campaign, a two-host cell: a heterogeneous job written by pictor\n"
                    "# campaign run (component 0: pictor serve on the render host; 1: pictor run --server on the client host).\n",
@@ -107,64 +183,25 @@ std::string two_host_script(const AttemptSpec& a, const SlurmPlan& plan, const s
     if (!plan.mem.empty()) option("--mem=" + plan.mem);
   };
   // The job's own options go with its first component.
-  option("--job-name=" + a.job_name);
-  option("--output=" + a.log_path);
-  if (!plan.time_limit.empty()) option("--time=" + plan.time_limit);
-  if (!plan.account.empty()) option("--account=" + plan.account);
-  for (const std::string& extra : plan.extra) option(extra);
-  option("--no-requeue");
+  job_options(s, a, plan);
   component(plan.server);
   option("hetjob");
   component(plan.client);
-  // The agent's address: component 0's node, as an IPv4 address (pictor serve --listen takes one).
-  s += "token=" + shell_quote(a.token_path) + "\n";
-  s += "port=$((20000 + SLURM_JOB_ID % 20000))\n";
-  s += "server=$(scontrol show hostnames \"$SLURM_JOB_NODELIST_HET_GROUP_0\" | head -n 1)\n";
-  s += "addr=$(getent ahostsv4 \"$server\" | awk 'NR == 1 { print $1 }')\n";
-  s += "start=$(date +%s.%N)\n";
-  // The address is the shell's ("$addr:$port"); every other word is quoted.
-  const auto with_address = [](const std::vector<std::string>& argv, std::size_t at) {
-    std::string out;
-    for (std::size_t i = 0; i < argv.size(); ++i) out += (i ? " " : "") + (i == at ? std::string("\"$addr:$port\"") : shell_quote(argv[i]));
-    return out;
-  };
-  const std::string serve_words = with_address(serve_argv(a, "ADDR"), 3);
-  s += "srun --het-group=0 --output=" + shell_quote(a.serve_log_path) + " " + serve_words + " &\n";
-  s += "serve=$!\n";
-  // pictor run connects once: wait (at most 20 s) until the agent says it listens, or has ended.
-  s += "i=0\n";
-  s += "until grep -q \"listening on $addr:$port;\" " + shell_quote(a.serve_log_path) +
-       " 2>/dev/null || ! kill -0 $serve 2>/dev/null || [ $i -ge 200 ]; do i=$((i + 1)); sleep 0.1; done\n";
-  const std::string client_words = with_address(client_argv(a, "ADDR"), 3);
-  s += "srun --het-group=1 " + client_words + "\n";
-  s += "status=$?\n";
-  s += "kill $serve 2>/dev/null\n";
-  s += "wait $serve\n";
-  s += "echo \"$status $start $(date +%s.%N)\" > " + shell_quote(exit_path) + "\n";
-  s += "exit $status\n";
-  return s;
+  return s + two_host_steps(a, "SLURM_JOB_NODELIST_HET_GROUP_0", "--het-group=0", "--het-group=1", exit_path);
 }
 
 }  // namespace
 
 std::string batch_script(const AttemptSpec& a, const SlurmPlan& plan, const std::string& exit_path) {
-  if (a.two_hosts) return two_host_script(a, plan, exit_path);
+  if (a.two_hosts) return plan.has_components() ? heterogeneous_script(a, plan, exit_path) : two_step_script(a, plan, exit_path);
   std::string s = "#!/bin/sh\n";
   s += fmt::format("# Cell {} attempt {} of a Pictor campaign, written by pictor campaign run; sbatch runs it.\n", a.cell,
                    a.attempt);
   const auto option = [&](const std::string& text) { s += "#SBATCH " + text + "\n"; };
-  option("--job-name=" + a.job_name);
-  option("--output=" + a.log_path);
+  job_options(s, a, plan);
   option("--nodes=1");
   option("--ntasks=1");
-  if (!plan.partition.empty()) option("--partition=" + plan.partition);
-  if (!plan.constraint.empty()) option("--constraint=" + plan.constraint);
-  if (!plan.time_limit.empty()) option("--time=" + plan.time_limit);
-  if (plan.cpus_per_task > 0) option(fmt::format("--cpus-per-task={}", plan.cpus_per_task));
-  if (!plan.mem.empty()) option("--mem=" + plan.mem);
-  if (!plan.account.empty()) option("--account=" + plan.account);
-  for (const std::string& extra : plan.extra) option(extra);
-  option("--no-requeue");
+  placement(s, plan);
   // The session runs in the foreground of the script: scancel's SIGTERM reaches pictor run, which
   // tears its session down and keeps what it recorded. The exit file is written only when pictor
   // run returned, so an attempt without one was ended from outside.

@@ -41,8 +41,10 @@ std::optional<ExitRecord> parse_exit_record(const std::string& text);
 // The batch script of one attempt: #SBATCH lines from the plan (job name, output, nodes, ntasks,
 // partition, constraint, time, cpus-per-task, mem, account, the extra options, --no-requeue so that
 // every retry is Pictor's and recorded), then pictor run's command line, then the exit file. A
-// two-host attempt: a heterogeneous job, component 0 running pictor serve in the background and
-// component 1 pictor run --server against it, the agent killed before the exit file is written.
+// two-host attempt: one job of two tasks (on two nodes, or one with share_node) whose first step
+// runs pictor serve in the background and second pictor run --server against it; or, when the plan
+// places the halves apart (server: / client:), a heterogeneous job, component 0 the agent and 1
+// the client. Either way the agent is killed before the exit file is written.
 std::string batch_script(const AttemptSpec& attempt, const SlurmPlan& plan, const std::string& exit_path);
 
 // A word as /bin/sh reads it back: itself when plain, else in single quotes.

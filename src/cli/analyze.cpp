@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "resources/resource_summary.h"
 #include "runner/group_summary.h"
+#include "runner/remote_run.h"
 
 namespace pictor::cli {
 namespace fs = std::filesystem;
@@ -100,11 +101,16 @@ void add_analyze(CLI::App& app, Context& ctx) {
     // A session with resources.csv: its resources block, computed again from the rows.
     std::optional<resources::ResourceSeries> res;
     if (is_session) res = resources::load_resources(opts->path);
-    if (res) summary["resources"] = resources::summarize_resources(*res);
+    const nlohmann::json run =
+        is_session ? analysis::read_json_file((std::filesystem::path(opts->path) / "run.json").string()) : nlohmann::json();
+    if (res) {
+      summary["resources"] = resources::summarize_resources(*res);
+      // A two-host session's rows are the render host's (docs/two-hosts.md "Resources").
+      if (run.is_object() && run.contains("two_hosts") && run["two_hosts"].value("server", "") != "")
+        summary["resources"]["host"] = runner::render_host_resources_label(run["two_hosts"]["server"].get<std::string>());
+    }
     // The bottleneck verdict of a session, from the figures above and its files (docs/reports.md).
-    if (is_session)
-      analysis::add_bottleneck(summary, analysis::read_json_file((std::filesystem::path(opts->path) / "run.json").string()),
-                               opts->path);
+    if (is_session) analysis::add_bottleneck(summary, run, opts->path);
     // Remarks about the input go to stderr so stdout stays the result alone.
     if (!ctx.quiet) {
       for (const std::string& note : series.notes) {

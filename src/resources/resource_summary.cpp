@@ -240,7 +240,10 @@ std::string format_resources(const json& b) {
   auto num = [](const json& v, const char* fmtspec) {
     return v.is_number() ? fmt::format(fmt::runtime(fmtspec), v.get<double>()) : std::string("-");
   };
-  std::string out = "\nResources (per role; CPU in % of one core)\n";
+  // A two-host session's block is the render host's (docs/two-hosts.md "Resources").
+  std::string out = b.contains("host") && b["host"].is_string()
+                        ? "\nResources on the " + b["host"].get<std::string>() + " (per role; CPU in % of one core)\n"
+                        : "\nResources (per role; CPU in % of one core)\n";
   out += fmt::format("  {:<16} {:>5} {:>9} {:>8} {:>11} {:>10}\n", "role", "procs", "CPU mean", "CPU p95", "RSS max MB",
                      "ctx sw/s");
   for (const auto& [role, p] : b["processes"].items()) {

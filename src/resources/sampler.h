@@ -30,6 +30,7 @@ inline constexpr const char* kRelay = "relay";         // the network relay's th
 inline constexpr const char* kClient = "client";       // Pictor's own process: client, relay and sampler threads
 inline constexpr const char* kSampler = "sampler";     // the sampler's own thread (inside the client process)
 inline constexpr const char* kContainer = "container"; // --container: the engine's helpers (conmon, slirp4netns, …)
+inline constexpr const char* kAgent = "agent";         // two hosts: pictor serve's session process on the render host
 }  // namespace role
 
 // The shortest and longest --sample-interval: under 10 ms the sampler's own cost shows in what it

@@ -27,6 +27,7 @@
 #include "runner/remote_clock.h"
 #include "runner/remote_protocol.h"
 #include "runner/session_plan.h"
+#include "runner/session_resources.h"
 #include "runner/stack.h"
 #include "stream/stream_options.h"
 
@@ -175,7 +176,13 @@ class SessionHalf {
       locate_libraries(plan);
       stack.emplace(std::move(plan), dir, "");
       Progress progress(true);
-      stack->start(progress, nullptr);
+      // The render host's resource sampler, started with the app as on one host (docs/two-hosts.md
+      // "Resources"); its files go back with the others.
+      stack->start(progress, [&](Stack& s) {
+        if (s.plan().options.resources)
+          resources_ = SessionResources::start_agent(dir.string(), s.plan().options.sample_interval_s, s.adapter(), s.app_pid(),
+                                                     s.plan().label);
+      });
       // Where the proxy serves: the RFB port, or the stream server's video and input ports.
       std::vector<std::pair<std::string, int>> ports;
       if (const std::optional<RfbEndpoint> served = stack->adapter().rfb()) ports.emplace_back("port", served->port);
@@ -208,12 +215,18 @@ class SessionHalf {
         ready[name] = exposures_.back()->port();
         shown += fmt::format("{}{}:{}", shown.empty() ? "" : ", ", host, exposures_.back()->port());
       }
+      if (resources_) {
+        std::vector<const net::TcpRelay*> relays;
+        for (const auto& r : exposures_) relays.push_back(r.get());
+        resources_->watch_agent_relays(relays);
+      }
       stack->run()["window"] = ready["window"];
       ready["run"] = stack->run();
       ch_.send(ready);
       say(fmt::format("{}: {} ready on {} ({} {})", where_, stack->plan().label, shown, stack->plan().options.adapter,
                       stack->adapter().display()));
     } catch (const std::exception& e) {
+      resources_.reset();
       if (stack) stack->abort();
       for (auto& r : exposures_) r->stop();
       refuse(e.what(), dynamic_cast<const UsageError*>(&e) != nullptr);
@@ -221,6 +234,7 @@ class SessionHalf {
       return;
     }
     const bool connected = measure(*stack);
+    if (resources_) resources_->stop();
     for (auto& r : exposures_) r->stop();
     stack->stop();
     if (connected) {
@@ -288,13 +302,15 @@ class SessionHalf {
               {"start_ns", stack.start_ns()},
               {"dir", dir.string()},
               {"files", files},
-              {"bytes", bytes}});
+              {"bytes", bytes},
+              {"resources", resources_ ? resources_->block() : nlohmann::json()}});
   }
 
   ControlChannel& ch_;
   const AgentOptions& options_;
   std::string where_;
   std::vector<std::unique_ptr<net::TcpRelay>> exposures_;
+  std::unique_ptr<SessionResources> resources_;  // declared last: stopped before the relays it reads go
 };
 
 int bind_listener(const ListenAddress& a) {

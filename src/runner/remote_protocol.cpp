@@ -196,7 +196,9 @@ nlohmann::json plan_message(const RunOptions& o) {
           {"vnc_subsampling", o.vnc_subsampling},
           {"vnc_frame_rate", o.vnc_frame_rate},
           {"stream", o.stream},
-          {"grace_s", o.grace_s}};
+          {"grace_s", o.grace_s},
+          {"resources", o.resources},
+          {"sample_interval_s", o.sample_interval_s}};
 }
 
 RunOptions options_from_plan(const nlohmann::json& m) {
@@ -216,10 +218,12 @@ RunOptions options_from_plan(const nlohmann::json& m) {
     o.vnc_frame_rate = m.value("vnc_frame_rate", 0);
     o.stream = m.value("stream", "");
     o.grace_s = m.value("grace_s", 2.0);
+    // The render host's sampler (docs/two-hosts.md "Resources"); an older client sends neither.
+    o.resources = m.value("resources", false);
+    o.sample_interval_s = m.value("sample_interval_s", o.sample_interval_s);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(std::string("the plan message has a field of the wrong type: ") + e.what());
   }
-  o.resources = false;  // the client host's sampler is not the render host's (docs/two-hosts.md)
   o.quiet = true;
   return o;
 }

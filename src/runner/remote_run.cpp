@@ -133,7 +133,13 @@ class TwoHostSession {
     finish();
     const StackRecord record{*plan_, dir_, run_, end_, client_stats_, client_.get(), app_status_, processes_,
                              server_start_ns_, name_};
-    return conclude(record, {nullptr, false}, writes, progress);
+    // Resources asked for but the agent's records never came (it was lost): say so.
+    if (o_.resources && server_resources_.is_null())
+      server_resources_ = {{"unavailable", "unavailable: the render host's records did not arrive (the agent was lost)"}};
+    if (server_resources_.is_object()) server_resources_["host"] = render_host_resources_label(where_);
+    ConcludeOptions co;
+    co.remote_resources = &server_resources_;
+    return conclude(record, co, writes, progress);
   }
 
   void add_two_hosts() {
@@ -355,6 +361,14 @@ class TwoHostSession {
       processes_ = here(m.value("processes", nlohmann::json::array())).get<std::vector<nlohmann::json>>();
       end_ = end_from_json(here(m.value("end", nlohmann::json::object())));
       server_ended_ = true;
+      // The render host's resource sampler (docs/two-hosts.md "Resources"): its block, summarized
+      // there from the resources.csv that came back with the files.
+      if (o_.resources) {
+        const nlohmann::json block = m.value("resources", nlohmann::json());
+        server_resources_ = block.is_object() ? block
+                                              : nlohmann::json{{"unavailable", "unavailable: the agent sent no resources block "
+                                                                               "(a pictor serve older than this client)"}};
+      }
       if (const nlohmann::json& st = m.value("app_status", nlohmann::json()); st.is_object())
         app_status_ = ExitStatus{st.value("exited", false), st.value("code", 0), st.value("signal", 0)};
       return;
@@ -379,6 +393,7 @@ class TwoHostSession {
   std::optional<ExitStatus> app_status_;
   std::vector<nlohmann::json> processes_;
   std::int64_t server_start_ns_ = 0;
+  nlohmann::json server_resources_;  // the render host's resources block; null: none asked for
   bool server_ended_ = false, agent_lost_ = false;
   int interrupted_by_ = 0;
   std::string stop_reason_ = "after the duration";
@@ -388,6 +403,10 @@ class TwoHostSession {
 };
 
 }  // namespace
+
+std::string render_host_resources_label(const std::string& server) {
+  return "render host (pictor serve at " + server + ")";
+}
 
 RunResult run_two_host_session(const RunOptions& options) {
   const auto [host, port] = parse_host_port(options.server, "--server");

@@ -12,4 +12,8 @@ namespace pictor::runner {
 // As run_session (its errors and results), with the server half on options.server.
 RunResult run_two_host_session(const RunOptions& options);
 
+// summary.json `resources` `host` of a two-host session: whose processes the block is, the render
+// host's (docs/two-hosts.md "Resources"). `server`: run.json `two_hosts.server`.
+std::string render_host_resources_label(const std::string& server);
+
 }  // namespace pictor::runner

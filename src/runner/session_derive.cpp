@@ -226,6 +226,13 @@ RunResult conclude(const StackRecord& stack, const ConcludeOptions& options, Ses
   if (options.resources) {
     if (options.shared) options.resources->add_stack_to(stack.name, result.summary, run, writes);
     else options.resources->add_to(result.summary, run, writes);
+  } else if (options.remote_resources && !options.remote_resources->is_null()) {
+    if (result.summary.is_object()) {
+      result.summary["resources"] = *options.remote_resources;
+      writes.json("summary.json", result.summary);
+    } else {
+      run["resources"] = *options.remote_resources;
+    }
   }
   // The bottleneck verdict, from the figures above (resources included) and the session's files
   // (docs/reports.md).

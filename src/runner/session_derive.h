@@ -18,6 +18,9 @@ struct ConcludeOptions {
   // the stack's summary gets its own rows only (SessionResources::add_stack_to).
   SessionResources* resources = nullptr;
   bool shared = false;
+  // A two-host session: the render host's block, summarized by its sampler there (remote_run.cpp);
+  // used when `resources` is null. Null: none ran.
+  const nlohmann::json* remote_resources = nullptr;
 };
 
 // What conclude reads of a stack once it is torn down: a Stack's own (record_of), or a two-host

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <fmt/format.h>
+#include <thread>
 
 #include "client/remote_client.h"
 #include "core/error.h"
@@ -35,7 +37,8 @@ void check_sample_interval(double interval_s) {
                                  format_duration(resources::kMaxSampleIntervalS), interval_s));
 }
 
-std::unique_ptr<SessionResources> SessionResources::start_shared(const std::string& dir, double interval_s, bool remote) {
+std::unique_ptr<SessionResources> SessionResources::start_shared(const std::string& dir, double interval_s, bool remote,
+                                                                 const char* own_role) {
   std::unique_ptr<SessionResources> r(new SessionResources());
   r->dir_ = dir;
   r->remote_ = remote;
@@ -49,7 +52,7 @@ std::unique_ptr<SessionResources> SessionResources::start_shared(const std::stri
     r->error_ = e.error();
     return r;
   }
-  r->sampler_->watch_process(::getpid(), resources::role::kClient, "pictor");
+  r->sampler_->watch_process(::getpid(), own_role, own_role == std::string(resources::role::kAgent) ? "pictor serve" : "pictor");
   if (!remote)
     r->sampler_->set_network_unavailable("unavailable: the local adapter has no network (the client reads the X display)");
   return r;
@@ -80,6 +83,14 @@ void SessionResources::watch_stack(const Adapter& adapter, pid_t app_pid, const 
     started_ = true;
     sampler_->start();
   }
+}
+
+std::unique_ptr<SessionResources> SessionResources::start_agent(const std::string& dir, double interval_s,
+                                                                const Adapter& adapter, pid_t app_pid,
+                                                                const std::string& app_name) {
+  std::unique_ptr<SessionResources> r = start_shared(dir, interval_s, true, resources::role::kAgent);
+  r->watch_stack(adapter, app_pid, app_name, "");
+  return r;
 }
 
 SessionResources::~SessionResources() { stop(); }
@@ -122,6 +133,30 @@ void SessionResources::watch_network(const net::TcpRelay* relay, const client::R
   if (relay && relay->thread_id() > 0) sampler_->watch_thread(::getpid(), relay->thread_id(), resources::role::kRelay, "relay");
   if (auto source = network_of(relay, client, "")) sampler_->set_network(std::move(*source));
   else sampler_->set_network_unavailable(no_network_reason({""}));
+}
+
+void SessionResources::watch_agent_relays(const std::vector<const net::TcpRelay*>& relays) {
+  if (!sampler_) return;
+  for (const net::TcpRelay* r : relays) {
+    // A relay's thread says its id once it runs: wait for it a moment (it was just started).
+    for (int i = 0; i < 200 && r->thread_id() <= 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (r->thread_id() > 0) sampler_->watch_thread(::getpid(), r->thread_id(), resources::role::kRelay, "relay");
+  }
+  if (relays.empty()) {
+    sampler_->set_network_unavailable("unavailable: the agent exposed no port to the client host");
+    return;
+  }
+  sampler_->set_network({fmt::format("relay{} in front of the proxy on the render host (bytes delivered each way, the "
+                                     "client host's traffic)",
+                                     relays.size() > 1 ? "s" : ""),
+                         [relays]() -> std::optional<resources::NetworkCounts> {
+                           resources::NetworkCounts sum;
+                           for (const net::TcpRelay* r : relays) {
+                             sum.up += r->bytes_up();
+                             sum.down += r->bytes_down();
+                           }
+                           return sum;
+                         }});
 }
 
 void SessionResources::watch_networks(const std::vector<StackNetwork>& stacks) {

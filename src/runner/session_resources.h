@@ -37,10 +37,16 @@ class SessionResources {
   static std::unique_ptr<SessionResources> start(const std::string& dir, double interval_s, const Adapter& adapter,
                                                  pid_t app_pid, const std::string& app_name,
                                                  const std::vector<nlohmann::json>& helpers = {});
+  // The render host's half of a two-host session (pictor serve): the same, but this process is the
+  // agent's session (role "agent": the control connection and the relays in front of the proxy),
+  // not a client; watch_agent_relays() gives those relays.
+  static std::unique_ptr<SessionResources> start_agent(const std::string& dir, double interval_s, const Adapter& adapter,
+                                                       pid_t app_pid, const std::string& app_name);
   // One sampler for several stacks (`--instances`, `pictor colocate`): Pictor's own process now,
   // each stack's processes with watch_stack() as it starts (the first one starts sampling).
   // `remote`: the stacks serve RFB.
-  static std::unique_ptr<SessionResources> start_shared(const std::string& dir, double interval_s, bool remote);
+  static std::unique_ptr<SessionResources> start_shared(const std::string& dir, double interval_s, bool remote,
+                                                        const char* own_role = resources::role::kClient);
   ~SessionResources();
 
   // A stack's servers and app (with its descendants), in the stack column `stack`.
@@ -60,6 +66,9 @@ class SessionResources {
     const client::RemoteClient* client = nullptr;
   };
   void watch_networks(const std::vector<StackNetwork>& stacks);
+  // A two-host session's render host: the bytes of the relays that expose the proxy to the client
+  // host (RFB: one; stream: video and input), summed, and their threads.
+  void watch_agent_relays(const std::vector<const net::TcpRelay*>& relays);
   // Ends sampling (a last sample first). Idempotent.
   void stop();
   // summary["resources"] from the recorded files (run["resources"] when there is no summary);

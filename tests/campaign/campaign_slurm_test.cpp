@@ -128,6 +128,16 @@ class Cluster {
   std::optional<Process> munged_, slurmctld_, slurmd_;
 };
 
+// `pictor campaign run PLAN --executor slurm --out OUT` against the cluster, its output in DIR.
+Process start_campaign(const Cluster& cluster, const std::string& plan, const std::string& out, const std::string& dir) {
+  SpawnOptions o;
+  o.argv = {PICTOR_BIN, "campaign", "run", plan, "--executor", "slurm", "--out", out};
+  o.stdout_path = dir + "/campaign.out";
+  o.stderr_path = dir + "/campaign.err";
+  o.env["SLURM_CONF"] = cluster.conf.string();
+  return Process::spawn(o);
+}
+
 TEST(CampaignSlurm, TwoByTwoThroughSbatchWithACancelledJobRetried) {
   Cluster cluster;
   if (!cluster.missing.empty()) GTEST_SKIP() << cluster.missing;
@@ -138,12 +148,7 @@ TEST(CampaignSlurm, TwoByTwoThroughSbatchWithACancelledJobRetried) {
                          "retries: 1\nbenchmarks:\n  - builtin:latency\n  - builtin:spin:objects=50\nadapters: [local, xvnc]\n"
                          "slurm:\n  partition: pictor\n  cpus_per_task: 2\n  time: \"00:05:00\"\n  poll: 300ms\n";
   const std::string out = dir + "/c";
-  SpawnOptions o;
-  o.argv = {PICTOR_BIN, "campaign", "run", plan, "--executor", "slurm", "--out", out};
-  o.stdout_path = dir + "/campaign.out";
-  o.stderr_path = dir + "/campaign.err";
-  o.env["SLURM_CONF"] = cluster.conf.string();
-  Process campaign = Process::spawn(o);
+  Process campaign = start_campaign(cluster, plan, out, dir);
 
   // Cancel cell 1's first job once its session is recording frames.
   const fs::path first_session = fs::path(out) / "cells/001-latency-local-none-n1-r1/attempt-1";
@@ -207,6 +212,43 @@ TEST(CampaignSlurm, TwoByTwoThroughSbatchWithACancelledJobRetried) {
   // The figures docs/scale-out.md quotes: the campaign's wall time against its sessions'.
   std::printf("campaign wall %.2f s, the 4 completed sessions %.2f s, the cancelled attempt's job unknown\n", wall, sessions_s);
   EXPECT_GT(wall, sessions_s);
+}
+
+// slurm nodes: 2 with share_node: one job of two tasks on the one node, pictor serve as one job step
+// and pictor run --server as the other, talking over the node's address; one session assembled on
+// the client side, in the database, the agent gone when the job ends.
+TEST(CampaignSlurm, TwoHostCellRunsAsTwoJobSteps) {
+  Cluster cluster;
+  if (!cluster.missing.empty()) GTEST_SKIP() << cluster.missing;
+  const std::string dir = pictor::test::fresh_dir("campaign-slurm-steps");
+  const std::string plan = dir + "/plan.yaml";
+  std::ofstream(plan) << "name: steps\nduration: 3s\nsize: 320x240\ndriver: scripted:rate=5,seed=3\nresources: false\n"
+                         "benchmarks: [builtin:latency]\nadapters: [xvnc]\n"
+                         "slurm:\n  nodes: 2\n  share_node: true\n  partition: pictor\n  time: \"00:05:00\"\n  poll: 300ms\n";
+  const std::string out = dir + "/c";
+  Process campaign = start_campaign(cluster, plan, out, dir);
+  const auto status = campaign.wait_for(240);
+  if (!status) campaign.stop(15);
+  const std::string cell = out + "/cells/001-latency-xvnc-none-n1-r1";
+  ASSERT_TRUE(status) << "the campaign did not end: " << read_text(dir + "/campaign.err") << read_text(cell + "/attempt-1.log");
+  EXPECT_EQ(status->code, 0) << read_text(dir + "/campaign.err") << read_text(cell + "/attempt-1.log");
+  const std::string script = read_text(cell + "/attempt-1.sbatch");
+  EXPECT_EQ(script.find("hetjob"), std::string::npos) << script;
+  const auto cells = pictor::test::read_csv_rows(out + "/cells.csv", true);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[1][6], "ok") << cells[1][13] << read_text(cell + "/attempt-1.log") << read_text(cell + "/attempt-1.serve.log");
+  EXPECT_FALSE(cells[1][9].empty()) << "the cell ran as a Slurm job";
+  const auto run = pictor::test::read_json(cell + "/attempt-1/run.json");
+  EXPECT_EQ(run["status"], "ok");
+  ASSERT_TRUE(run.contains("two_hosts")) << run.dump(2);
+  EXPECT_TRUE(run["two_hosts"]["clock"].contains("offset_ns"));
+  EXPECT_TRUE(fs::exists(cell + "/attempt-1/frames.csv")) << "the render host's half, received";
+  const std::string serve = read_text(cell + "/attempt-1.serve.log");
+  EXPECT_NE(serve.find("listening on " + run["two_hosts"]["server"].get<std::string>() + ";"), std::string::npos) << serve;
+  const auto store = pictor::db::open_store(out + "/results.db");
+  const auto id = store->id_of_dir(cells[1][8]);
+  ASSERT_TRUE(id) << cells[1][8];
+  EXPECT_EQ(store->get(*id)->run.adapter, "xvnc");
 }
 
 }  // namespace

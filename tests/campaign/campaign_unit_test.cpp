@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 
 #include "campaign/cells.h"
@@ -44,7 +45,7 @@ TEST(CampaignPlan, ErrorsNameTheFileAndLine) {
             "p.yaml:4: --net: delay=fast is not a duration (e.g. 20ms, 1.5s) (one-way latency added to every chunk, each direction)");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nslurm:\n  partition: a\n  nodez: 2\n"),
             "p.yaml:4: slurm has no key 'nodez' (keys: account, client, constraint, cpus_per_task, mem, nodes, partition, poll, "
-            "sbatch_args, server, time)");
+            "sbatch_args, server, share_node, time)");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nslurm: {nodes: 3}\n"),
             "p.yaml:2: slurm nodes: '3': a cell runs on 1 host or on 2 (pictor serve and pictor run --server)");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nduration: 0.1s\n"), "p.yaml:2: duration must be between 1 s and 24 h (got 0.1s)");
@@ -97,6 +98,18 @@ TEST(CampaignPlan, TwoHostCells) {
             "p.yaml:3: slurm server: is a two-host cell's component (give nodes: 2)");
   EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nadapters: [xvnc]\nslurm:\n  nodes: 2\n  client: {nodes: 1}\n"),
             "p.yaml:5: slurm client has no key 'nodes' (keys: constraint, partition)");
+  const Plan shared = parse_plan("benchmarks: [builtin:spin]\nadapters: [xvnc]\nslurm: {nodes: 2, share_node: true}\n", "p.yaml");
+  EXPECT_TRUE(shared.slurm.share_node);
+  EXPECT_FALSE(shared.heterogeneous());
+  EXPECT_TRUE(p.heterogeneous());
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nadapters: [xvnc]\nslurm:\n  share_node: true\n"),
+            "p.yaml:4: slurm share_node: puts a two-host cell's two halves on one node (give nodes: 2)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nadapters: [xvnc]\nslurm:\n  share_node: true\n  nodes: 2\n"
+                       "  server: {constraint: render}\n"),
+            "p.yaml:4: slurm share_node: true runs both halves as steps of one job on one node; server: and client: place them "
+            "as a heterogeneous job's components (give one or the other)");
+  EXPECT_EQ(plan_error("benchmarks: [builtin:spin]\nadapters: [xvnc]\nslurm: {nodes: 2, share_node: maybe}\n"),
+            "p.yaml:3: share_node: 'maybe' is not true or false");
 }
 
 TEST(CampaignCells, ExpandInRoundsAndReadBack) {
@@ -179,6 +192,21 @@ TEST(CampaignSlurm, BatchScriptAsksForWhatThePlanSays) {
   EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
 }
 
+// Attempt 1 of cell `cell`, a two-host cell racing over xvnc, its files under /shared/c/cells/x.
+AttemptSpec two_host_attempt(int cell) {
+  AttemptSpec a;
+  a.cell = cell;
+  a.attempt = 1;
+  a.job_name = fmt::format("pictor-c-{:03}", cell);
+  a.argv = {"/opt/pictor/bin/pictor", "run", "--adapter", "xvnc", "--out", "/shared/c/cells/x/attempt-1", "builtin:racing"};
+  a.log_path = "/shared/c/cells/x/attempt-1.log";
+  a.two_hosts = true;
+  a.token_path = "/shared/c/cells/x/attempt-1.token";
+  a.serve_log_path = "/shared/c/cells/x/attempt-1.serve.log";
+  a.serve_work_dir = "/shared/c/cells/x/attempt-1.serve";
+  return a;
+}
+
 // A two-host cell's job: two components (render host, client host), pictor serve as step 0 in the
 // background, pictor run --server as step 1 against it, the agent killed, the exit file written.
 TEST(CampaignSlurm, TwoHostCellIsAHeterogeneousJob) {
@@ -189,16 +217,7 @@ TEST(CampaignSlurm, TwoHostCellIsAHeterogeneousJob) {
   plan.cpus_per_task = 1;
   plan.server.constraint = "render";
   plan.client.partition = "thin";
-  AttemptSpec a;
-  a.cell = 3;
-  a.attempt = 1;
-  a.job_name = "pictor-c-003";
-  a.argv = {"/opt/pictor/bin/pictor", "run", "--adapter", "xvnc", "--out", "/shared/c/cells/x/attempt-1", "builtin:racing"};
-  a.log_path = "/shared/c/cells/x/attempt-1.log";
-  a.two_hosts = true;
-  a.token_path = "/shared/c/cells/x/attempt-1.token";
-  a.serve_log_path = "/shared/c/cells/x/attempt-1.serve.log";
-  a.serve_work_dir = "/shared/c/cells/x/attempt-1.serve";
+  const AttemptSpec a = two_host_attempt(3);
   const std::string s = batch_script(a, plan, "/shared/c/cells/x/attempt-1.exit");
   const std::size_t het = s.find("#SBATCH hetjob\n");
   ASSERT_NE(het, std::string::npos) << s;
@@ -229,6 +248,42 @@ TEST(CampaignSlurm, TwoHostCellIsAHeterogeneousJob) {
   std::ofstream(dir + "/job.sh") << s;
   const auto r = pictor::test::run_command({"sh", "-n", dir + "/job.sh"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// A two-host cell whose halves are placed alike: one job of two tasks, each half a step of one task,
+// on two nodes (relative node 0 the render host) or, with share_node, both on one.
+TEST(CampaignSlurm, TwoHostCellWithoutComponentsIsOneJobOfTwoSteps) {
+  SlurmPlan plan;
+  plan.nodes = 2;
+  plan.partition = "bench";
+  plan.cpus_per_task = 2;
+  const AttemptSpec a = two_host_attempt(1);
+  const std::string dir = pictor::test::fresh_dir("campaign-steps");
+  for (const bool share : {false, true}) {
+    plan.share_node = share;
+    const std::string s = batch_script(a, plan, "/shared/c/cells/x/attempt-1.exit");
+    EXPECT_EQ(s.find("hetjob"), std::string::npos) << s;
+    EXPECT_EQ(s.find("--het-group"), std::string::npos) << s;
+    for (const char* line : {"#SBATCH --job-name=pictor-c-001\n", "#SBATCH --ntasks=2\n", "#SBATCH --partition=bench\n",
+                             "#SBATCH --cpus-per-task=2\n", "#SBATCH --no-requeue\n",
+                             "server=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"})
+      EXPECT_NE(s.find(line), std::string::npos) << line << s;
+    EXPECT_NE(s.find(share ? "#SBATCH --nodes=1\n" : "#SBATCH --nodes=2\n"), std::string::npos) << s;
+    EXPECT_EQ(s.find("#SBATCH --ntasks-per-node=1\n") != std::string::npos, !share) << s;
+    const std::string serve_step = share ? "srun --nodes=1 --ntasks=1 --overlap " : "srun --nodes=1 --ntasks=1 --relative=0 ";
+    const std::string client_step = share ? "srun --nodes=1 --ntasks=1 --overlap " : "srun --nodes=1 --ntasks=1 --relative=1 ";
+    const std::size_t serve = s.find(serve_step + "--output=/shared/c/cells/x/attempt-1.serve.log /opt/pictor/bin/pictor serve --listen "
+                                     "\"$addr:$port\" --token-file /shared/c/cells/x/attempt-1.token");
+    const std::size_t run = s.find(client_step + "/opt/pictor/bin/pictor run --server \"$addr:$port\" --token-file "
+                                   "/shared/c/cells/x/attempt-1.token --adapter xvnc --out /shared/c/cells/x/attempt-1 builtin:racing\n");
+    ASSERT_NE(serve, std::string::npos) << s;
+    ASSERT_NE(run, std::string::npos) << s;
+    EXPECT_LT(serve, run);
+    EXPECT_LT(run, s.find("kill $serve"));
+    std::ofstream(dir + "/job.sh") << s;
+    const auto r = pictor::test::run_command({"sh", "-n", dir + "/job.sh"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
 }
 
 TEST(CampaignManifests, OneJobPerCellAsKubernetesReadsIt) {

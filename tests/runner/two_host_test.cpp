@@ -192,6 +192,21 @@ TEST_F(TwoHosts, XvncSessionAssemblesOneHostsFilesAndStages) {
   EXPECT_GE(p50(s2, "CS_ms"), -u);
   EXPECT_LE(p50(s2, "CS_ms"), p50(s1, "CS_ms") + u + 2.0);
   EXPECT_GE(p50(s2, "SS_ms"), -u);
+  // The server's cost is the render host's: its sampler's resources.csv came back, and the block
+  // names the agent, the app and Xvnc, with the bytes of the relay in front of the proxy.
+  EXPECT_TRUE(fs::exists(two + "/resources.csv"));
+  const auto& res = s2["resources"];
+  ASSERT_TRUE(res.contains("processes")) << res.dump(2);
+  EXPECT_EQ(res.value("host", "").rfind("render host (pictor serve at " + server_ip_ + ":7300)", 0), 0u) << res.dump();
+  for (const char* role : {"app", "xserver+proxy", "agent", "relay"})
+    EXPECT_TRUE(res["processes"].contains(role)) << role << " " << res["processes"].dump();
+  EXPECT_FALSE(res["processes"].contains("client")) << "the client host's process is not the render host's";
+  EXPECT_NE(res["network"].value("source", "").find("render host"), std::string::npos) << res["network"].dump();
+  ASSERT_TRUE(res["network"]["mbit_s_down"].is_number()) << res["network"].dump();
+  EXPECT_GT(res["network"]["mbit_s_down"].get<double>(), 0.0);
+  const auto analyzed = run_command({PICTOR_BIN, "analyze", two});
+  EXPECT_NE(analyzed.out.find("Resources on the render host (pictor serve at " + server_ip_ + ":7300)"), std::string::npos)
+      << analyzed.out;
   // And the agent still serves: it outlives its sessions.
   EXPECT_TRUE(agent_->running()) << agent_log();
 }
@@ -219,6 +234,13 @@ TEST_F(TwoHosts, StreamOverTcpMatchesAsOnOneHost) {
   EXPECT_NEAR(share_matched(s2), share_matched(s1), 0.1);
   EXPECT_TRUE(s2["stages_ms"]["CS_ms"]["clock_uncertainty_ms"].is_number());
   EXPECT_TRUE(s2["stages_ms"]["SS_ms"]["clock_uncertainty_ms"].is_number());
+  // The render host's sampler: the stream server among its processes, the video and input relays'
+  // bytes summed as its network.
+  EXPECT_TRUE(s2["resources"]["processes"].contains("proxy")) << s2["resources"].dump();
+  EXPECT_NE(s2["resources"]["network"].value("source", "").find("relays in front of the proxy"), std::string::npos)
+      << s2["resources"]["network"].dump();
+  ASSERT_TRUE(s2["resources"]["network"]["mbit_s_down"].is_number());
+  EXPECT_GT(s2["resources"]["network"]["mbit_s_down"].get<double>(), 0.0);
   expect_no_process_left(read_json(two + "/run.json"));
   // UDP video goes to the render host's loopback: refused on the client host with one line.
   std::vector<std::string> udp{"ip", "netns", "exec", b_, PICTOR_BIN, "run", "--server", server_ip_ + ":7300",
