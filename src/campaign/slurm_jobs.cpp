@@ -136,11 +136,11 @@ void job_options(std::string& s, const AttemptSpec& a, const SlurmPlan& plan) {
 }
 
 // Where the job's tasks run and what each is given: the plan's partition, constraint, CPUs per
-// task and memory.
-void placement(std::string& s, const SlurmPlan& plan) {
+// task and memory; a heterogeneous job's component (`half`) overrides the partition and constraint.
+void placement(std::string& s, const SlurmPlan& plan, const SlurmComponent& half = {}) {
   const auto option = [&](const std::string& text) { s += "#SBATCH " + text + "\n"; };
-  if (!plan.partition.empty()) option("--partition=" + plan.partition);
-  if (!plan.constraint.empty()) option("--constraint=" + plan.constraint);
+  if (const std::string& p = half.partition.empty() ? plan.partition : half.partition; !p.empty()) option("--partition=" + p);
+  if (const std::string& f = half.constraint.empty() ? plan.constraint : half.constraint; !f.empty()) option("--constraint=" + f);
   if (plan.cpus_per_task > 0) option(fmt::format("--cpus-per-task={}", plan.cpus_per_task));
   if (!plan.mem.empty()) option("--mem=" + plan.mem);
 }
@@ -177,10 +177,7 @@ std::string heterogeneous_script(const AttemptSpec& a, const SlurmPlan& plan, co
   const auto component = [&](const SlurmComponent& c) {
     option("--nodes=1");
     option("--ntasks=1");
-    if (const std::string& p = c.partition.empty() ? plan.partition : c.partition; !p.empty()) option("--partition=" + p);
-    if (const std::string& f = c.constraint.empty() ? plan.constraint : c.constraint; !f.empty()) option("--constraint=" + f);
-    if (plan.cpus_per_task > 0) option(fmt::format("--cpus-per-task={}", plan.cpus_per_task));
-    if (!plan.mem.empty()) option("--mem=" + plan.mem);
+    placement(s, plan, c);
   };
   // The job's own options go with its first component.
   job_options(s, a, plan);
