@@ -158,7 +158,9 @@ void TcpRelay::start() {
   port_ = ntohs(address.sin_port);
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   stopping_ = false;
-  thread_ = std::thread([this] { loop(); });
+  thread_ = std::thread([this] { loop(); });  // The thread's id is known before start() returns, so whoever watches it (the resource
+  // sampler) never sees 0 for a relay that runs.
+  while (thread_id_.load() == 0) std::this_thread::yield();
 }
 
 void TcpRelay::stop() {

@@ -41,7 +41,7 @@ class TcpRelay {
   uint64_t bytes_up() const { return bytes_[0].load(); }
   uint64_t bytes_down() const { return bytes_[1].load(); }
   uint64_t connections() const { return connections_.load(); }
-  // The forwarding thread's kernel thread id (0 before it started), for the resource sampler.
+  // The forwarding thread's kernel thread id (set when start() returns), for the resource sampler.
   int thread_id() const { return thread_id_.load(); }
 
  private:

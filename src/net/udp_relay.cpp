@@ -81,7 +81,9 @@ void UdpRelay::start() {
   ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
   port_ = ntohs(a.sin_port);
   wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  thread_ = std::thread([this] { loop(); });
+  thread_ = std::thread([this] { loop(); });  // The thread's id is known before start() returns, so whoever watches it (the resource
+  // sampler) never sees 0 for a relay that runs.
+  while (thread_id_.load() == 0) std::this_thread::yield();
 }
 
 void UdpRelay::stop() {

@@ -138,8 +138,7 @@ void SessionResources::watch_network(const net::TcpRelay* relay, const client::R
 void SessionResources::watch_agent_relays(const std::vector<const net::TcpRelay*>& relays) {
   if (!sampler_) return;
   for (const net::TcpRelay* r : relays) {
-    // A relay's thread says its id once it runs: wait for it a moment (it was just started).
-    for (int i = 0; i < 200 && r->thread_id() <= 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // A started relay's thread id is known (TcpRelay::start waits for it).
     if (r->thread_id() > 0) sampler_->watch_thread(::getpid(), r->thread_id(), resources::role::kRelay, "relay");
   }
   if (relays.empty()) {

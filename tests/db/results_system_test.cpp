@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "helpers.h"
+#include "runner/adapter.h"
 
 using namespace pictor::test;
 namespace fs = std::filesystem;
@@ -32,12 +33,6 @@ std::vector<std::string> run_args(const std::vector<std::string>& extra) {
   a.insert(a.end(), kShortSession.begin(), kShortSession.end());
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
-}
-
-int free_port() {
-  // The kernel's next ephemeral port is unlikely to be taken again within the test.
-  const CommandResult r = run_command({"python3", "-c", "import socket;s=socket.socket();s.bind(('127.0.0.1',0));print(s.getsockname()[1])"});
-  return r.exit_code == 0 ? std::stoi(r.out) : 0;
 }
 
 std::optional<double> prometheus_value(const std::string& text, const std::string& name) {
@@ -197,7 +192,7 @@ TEST(LiveMetrics, ScrapedWithCurlWhileARealSessionRuns) {
   if (run_command({"sh", "-c", "command -v curl"}).exit_code != 0)
     FAIL() << "curl not found: run scripts/setup.sh --tests (make test does)";
   const std::string root = fresh_dir("live");
-  const int port = free_port();
+  const int port = pictor::runner::pick_free_port();
   ASSERT_GT(port, 0);
   const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/metrics";
   CommandResult r;

@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/preload.h"
+#include "runner/adapter.h"
 #include "runner/process.h"
 #include "runner/xvfb.h"
 
@@ -60,18 +61,6 @@ std::vector<Row> read_events(const fs::path& path) {
     rows.push_back(r);
   }
   return rows;
-}
-
-int free_port() {
-  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  ::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(s);
-  return ntohs(a.sin_port);
 }
 
 bool wait_for_text(const fs::path& log, const std::string& text, double seconds) {
@@ -119,7 +108,7 @@ class ProxyHookSystem : public ::testing::Test {
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(out_);
     fs::create_directories(out_);
-    port_ = free_port();
+    port_ = pictor::runner::pick_free_port();
     t0_ = pictor::monotonic_ns();
   }
   void TearDown() override {

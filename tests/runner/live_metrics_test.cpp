@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "runner/live_metrics.h"
 #include "runner/metrics_server.h"
+#include "runner/adapter.h"
 
 namespace fs = std::filesystem;
 using pictor::runner::LiveMetrics;
@@ -45,18 +46,6 @@ std::string http(int port, const std::string& request) {
   for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) out.append(buf, static_cast<std::size_t>(n));
   ::close(fd);
   return out;
-}
-
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
 }
 
 }  // namespace
@@ -152,7 +141,7 @@ TEST(MetricsServer, AnswersScrapesAndRefusesTheRest) {
   const fs::path dir = fresh("server");
   append(dir / "frames.csv", "frame,ctx,swap_ns,frame_ms,outside_swap_ms,swap_call_ms,gpu_ms,fc_ms,tag\n0,1,1000000000,,,,,,0\n"
                              "1,1,1016000000,16,,,,,0\n2,1,1032000000,16,,,,,0\n");
-  const int port = free_port();
+  const int port = pictor::runner::pick_free_port();
   pictor::runner::MetricsServer server(pictor::runner::parse_listen_address("127.0.0.1:" + std::to_string(port)));
   // A second server on the same port is refused at once, as a usage error.
   EXPECT_THROW(pictor::runner::MetricsServer{pictor::runner::parse_listen_address("127.0.0.1:" + std::to_string(port))},
