@@ -250,7 +250,8 @@ class VncViewerAdapter final : public Adapter {
     argv_ = {"vncviewer", "-display", client_xvfb_->display(),
              "-geometry", fmt::format("{}x{}+0+0", desktop_.width, desktop_.height),
              "-SecurityTypes", "None", "-AutoSelect=0", "-PreferredEncoding", "Tight", "-FullColor",
-             "-QualityLevel", std::to_string(level_.level), "-CompressLevel", std::to_string(kCompressLevel),
+             "-QualityLevel", std::to_string(level_.level), "-CustomCompressLevel=1",
+             "-CompressLevel", std::to_string(kCompressLevel),
              "-RemoteResize=0", "-Shared", "-ReconnectOnError=0", "-AlertOnFatalError=0", "-MenuKey=",
              "-FullscreenSystemKeys=0", "-AcceptClipboard=0", "-SendClipboard=0", "-SendPrimary=0", "-SetPrimary=0",
              "-PointerEventInterval=0", fmt::format("127.0.0.1::{}", port)};
@@ -284,6 +285,10 @@ class VncViewerAdapter final : public Adapter {
   nlohmann::json net_json() const { return viewer_relay_json(relay_.get()); }
 
   // Pictor's RFB client asks for zlib level 1 (client/rfb_encodings.h); the viewer the same.
+  // TigerVNC 1.12's viewer sends no compression level unless -CustomCompressLevel=1 is given
+  // too, and Xvnc (CompareFB auto) then compares every update against the previous frame and
+  // sends only the pixels that changed, where at level 1 it sends every damaged pixel: the two
+  // clients of one Xvnc would not be measuring the same server (docs/remote.md).
   static constexpr int kCompressLevel = 1;
 
   Size desktop_;
