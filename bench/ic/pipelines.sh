@@ -12,11 +12,13 @@
 # Then bench/ic/pipelines_table.py prints one row per pipeline (OUT/table.txt).
 #
 # RECS_FROM=DIR reuses DIR/pN/rec instead of recording (a paired before/after comparison: the
-# same recordings trained and played by two pictors).
+# same recordings trained and played by two pictors). MODELS_FROM=DIR reuses DIR/pN's recording,
+# model and training output and only plays (the same models played by two drivers: IC_OPTS adds
+# driver options, e.g. IC_OPTS=,live=off).
 #
 # Usage: pipelines.sh PICTOR OUT [K=10] [FIRST=1]
 # Environment: SEEDS=same|different, REC_D (60), RUN_D (15), TRAIN_ARGS, ACCEPT_WEAK=1, NICE (10),
-# RECS_FROM.
+# RECS_FROM, MODELS_FROM, IC_OPTS.
 set -e
 PICTOR=$1
 OUT=$2
@@ -43,15 +45,30 @@ while [ "$i" -le "$last" ]; do
   rec_args=""
   game="builtin:racing"
   train_args=""
-  ic_opts=""
+  ic_opts="${IC_OPTS:-}"
   if [ "$SEEDS" = different ]; then
     rec_args="--seed $i"
     game="builtin:racing:seed=$((i + 2))"
     train_args="--seed $i"
-    ic_opts=",seed=$i"
+    ic_opts="$ic_opts,seed=$i"
   fi
   [ -n "$ACCEPT_WEAK" ] && train_args="$train_args --accept-weak"
   echo "== pipeline $i ($SEEDS seeds): record, train, run ($(uptime | sed 's/.*load/load/'))" >&2
+  if [ -n "$MODELS_FROM" ]; then
+    cp -r "$MODELS_FROM/p$i/rec" "$P/rec"
+    for f in train.txt train_seconds record.txt; do
+      [ -e "$MODELS_FROM/p$i/$f" ] && cp "$MODELS_FROM/p$i/$f" "$P/$f"
+    done
+    if [ -d "$MODELS_FROM/p$i/model" ]; then
+      cp -r "$MODELS_FROM/p$i/model" "$P/model"
+      nice -n "$NICE" "$PICTOR" -q run --driver "ic:$P/model$ic_opts" --duration "$RUN_D" "$game" --out "$P/run" \
+        > "$P/run.txt" 2>&1 || echo "pipeline $i: pictor run failed (see $P/run.txt)" >&2
+    else
+      echo "pipeline $i: no model in $MODELS_FROM/p$i (refused there)" >&2
+    fi
+    i=$((i + 1))
+    continue
+  fi
   if [ -n "$RECS_FROM" ]; then
     cp -r "$RECS_FROM/p$i/rec" "$P/rec"
   else

@@ -14,6 +14,8 @@ const options::OptionSet& ic_driver_option_set() {
        o::word("act", {"hybrid", "onsets", "held"}, "how probabilities become key states (docs/intelligent-client.md)")
            .or_default("hybrid"),
        o::flag("target", "aim presses and moves at the box the pointer-target head picks").or_default("on"),
+       o::flag("live", "keep each key's held share and press rate at the teacher's while playing (act=hybrid, held)")
+           .or_default("on"),
        o::number("settle", "crosshair models: ms after an input before a turn or press (default: the model's)")
            .within(0, 5000),
        o::word("fire", {"drawn", "box"}, "crosshair models: presses drawn, or clicked at boxes (default: box if settling)"),
@@ -30,6 +32,7 @@ IcDriverOptions ic_driver_options(const options::Values& values) {
   o.motion = values.flag("motion");
   o.act = values.choice_as<ActMode>("act");
   o.target = values.flag("target");
+  o.live = values.flag("live");
   o.settle_ms = values.optional_number("settle");
   o.fire = values.optional_choice_as<FireMode>("fire");
   o.seed = values.count("seed");

@@ -32,6 +32,9 @@ struct IcDriverOptions {
   bool motion = true;
   ActMode act = ActMode::hybrid;
   bool target = true;
+  // Keep each key's held share and press rate at the teacher's on the frames played
+  // (live_calibration.h); off: the thresholds and re-press scales calibrated offline alone.
+  bool live = true;
   std::optional<double> settle_ms;  // crosshair turns' cadence; nullopt: the model's aim.interval_ms
   std::optional<FireMode> fire;     // nullopt: box for a model that settles and fired only at boxes
   std::uint64_t seed = 1;

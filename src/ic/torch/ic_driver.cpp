@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "ic/calibration.h"
 #include "ic/frame_image.h"
+#include "ic/live_calibration.h"
 #include "ic/model_quality.h"
 #include "ic/torch/model.h"
 #include "ic/pointer_target.h"
@@ -58,13 +59,21 @@ class IcDriver final : public drivers::Driver {
     fire_box_ = fires_at_boxes(options_.fire, fire_only_at_boxes_, settle_ns_);
     thresholds_ = uses_release_thresholds(options_.act) ? m.release_thresholds : m.hold_thresholds;
     if (options_.hold) thresholds_.assign(vocabulary_.size(), *options_.hold);
+    // Live calibration: keys whose state follows a threshold (not act=onsets, not a fixed hold=).
+    live_on_ = options_.live && !options_.hold && options_.act != ActMode::onsets;
+    for (std::size_t k = 0; k < vocabulary_.size(); ++k) {
+      LiveKeyTarget t;
+      if (live_on_ && !vocabulary_[k].button) t = teacher_target(m, m.vocabulary[k]);
+      live_.emplace_back(t, k < thresholds_.size() ? thresholds_[k] : 0.5);
+    }
     planar_.resize(3 * static_cast<std::size_t>(m.shape.input_width) * static_cast<std::size_t>(m.shape.input_height));
   }
 
   std::string spec() const override {
-    return fmt::format("ic:{},{}fps={:.4g},motion={},act={},target={},{}seed={}", options_.model,
+    return fmt::format("ic:{},{}fps={:.4g},motion={},act={},target={},live={},{}seed={}", options_.model,
                        options_.hold ? fmt::format("hold={},", *options_.hold) : std::string(), *options_.fps,
                        options_.motion ? "on" : "off", act_name(), options_.target ? "on" : "off",
+                       live_on_ ? "on" : "off",
                        crosshair_ && options_.target ? fmt::format("settle={:.4g},fire={},", static_cast<double>(settle_ns_) / 1e6, fire_box_ ? "box" : "drawn") : std::string(),
                        options_.seed);
   }
@@ -131,10 +140,42 @@ class IcDriver final : public drivers::Driver {
                               {"detect", detect_.summary()},
                               {"policy", policy_.summary()},
                               {"total", total_.summary()}}},
+            {"live_calibration", live_report()},
             {"threads", 1}};
   }
 
  private:
+  // The teacher's held share (the calibration's whole-recording held_fraction) and presses per
+  // second (the manifest's teacher mix) of `key`; unknown (< 0) for models without them.
+  static LiveKeyTarget teacher_target(const ModelManifest& m, const std::string& key) {
+    LiveKeyTarget t;
+    const nlohmann::json& info = m.info;
+    if (info.contains("metrics") && info["metrics"].contains("calibration")) {
+      const nlohmann::json& per_key = info["metrics"]["calibration"].value("per_key", nlohmann::json::object());
+      if (per_key.contains(key) && per_key[key].contains("held_fraction") && per_key[key]["held_fraction"].is_number())
+        t.held_share = per_key[key]["held_fraction"].get<double>();
+    }
+    if (info.contains("teacher") && info["teacher"].is_object()) {
+      const nlohmann::json& teacher = info["teacher"];
+      const double seconds = teacher.value("seconds", 0.0);
+      const nlohmann::json presses = teacher.value("presses", nlohmann::json::object());
+      if (seconds > 0 && presses.contains(key) && presses[key].is_number())
+        t.presses_per_s = presses[key].get<double>() / seconds;
+    }
+    if (!t.known()) t = LiveKeyTarget{};
+    return t;
+  }
+
+  double elapsed_s() const { return first_ns_ >= 0 ? static_cast<double>(now_ns_ - first_ns_) / 1e9 : 0.0; }
+
+  nlohmann::json live_report() const {
+    if (!live_on_) return nullptr;
+    nlohmann::json keys = nlohmann::json::object();
+    for (std::size_t k = 0; k < vocabulary_.size(); ++k)
+      if (!vocabulary_[k].button) keys[model_.manifest().vocabulary[k]] = live_[k].report(elapsed_s(), key_presses_[k]);
+    return {{"keys", keys}};
+  }
+
   void decide(const tag::ImageView& image, std::int64_t step_ns, std::vector<drivers::Input>& send) {
     const ModelManifest& m = model_.manifest();
     const std::int64_t t0 = monotonic_ns();
@@ -175,14 +216,25 @@ class IcDriver final : public drivers::Driver {
         }
         continue;
       }
-      const KeyView key{vocabulary_[k].button, held_[k], p.held_probability[k] >= thresholds_[k]};
+      LiveKey* live = live_on_ && live_[k].live() ? &live_[k] : nullptr;
+      const bool want = live ? live->want(p.held_probability[k], held_[k], elapsed_s(), key_presses_[k])
+                             : p.held_probability[k] >= thresholds_[k];
+      const KeyView key{vocabulary_[k].button, held_[k], want};
       const KeyActs a = act(options_.act, key, [&](Onset onset) {
-        const auto& scales = onset == Onset::press ? m.onset_scales : m.repress_scales;
-        return sample(p.onset_probability[k], scales[k], step_ns);
+        if (onset == Onset::press) return sample(p.onset_probability[k], m.onset_scales[k], step_ns);
+        double scale = m.repress_scales[k];
+        if (live) {
+          // Behind the teacher the key may be re-pressed even where the offline calibration
+          // found the state changes enough (re-press scale 0): from its onset scale.
+          if (!(scale > 0)) scale = m.onset_scales[k];
+          scale *= live->repress_factor(elapsed_s(), key_presses_[k]);
+        }
+        return sample(p.onset_probability[k], scale, step_ns);
       });
       if (a.release) set(k, false, send);
       if (a.press) set(k, true, send);
       re_presses_ += a.re_press ? 1 : 0;
+      if (live) live->observe(held_[k]);
     }
     // An aimed click holds the pointer still until its release (the teacher never drags: a
     // move with button 1 down would turn the click into a box selection).
@@ -340,6 +392,8 @@ class IcDriver final : public drivers::Driver {
   std::vector<drivers::InputCode> vocabulary_;
   std::vector<bool> held_;
   std::vector<double> thresholds_;
+  bool live_on_ = false;
+  std::vector<LiveKey> live_;  // per vocabulary entry (buttons and unknown targets: not live)
   std::uint64_t presses_ = 0, re_presses_ = 0;
   std::vector<std::uint64_t> key_presses_;  // per vocabulary entry
   std::vector<std::uint8_t> planar_;

@@ -241,6 +241,43 @@ TEST_F(IcDriverTest, ReportsItsFidelityBesideTheTeacher) {
   EXPECT_TRUE(ro["fidelity"]["inputs_per_minute_ratio"].is_null());
 }
 
+// live=on (the default) plays on the teacher's held shares from the manifest, not the offline
+// thresholds alone: with offline thresholds of 0 (every key down) and a teacher that never held
+// either key, live=off presses both and live=on neither; the report says what it kept.
+TEST_F(IcDriverTest, LiveCalibrationPlaysOnTheTeachersShares) {
+  const std::string dir = test::temp_dir("driver-live-model");
+  for (const char* file : {"detector.pt", "policy.pt", "manifest.json"})
+    std::filesystem::copy_file(*model_ + "/" + file, dir + "/" + file, std::filesystem::copy_options::overwrite_existing);
+  test::edit_manifest(dir, [](nlohmann::json& j) {
+    for (auto& h : j["policy"]["hold_thresholds"]) h = 0.0;
+    for (const auto& key : j["vocabulary"]) {
+      const std::string k = key.get<std::string>();
+      j["metrics"]["calibration"]["per_key"][k]["held_fraction"] = 0.0;
+      j["teacher"]["presses"][k] = 0;
+    }
+    j["teacher"]["seconds"] = 60.0;
+  });
+  auto off = make_ic_driver(parse_ic_driver_args(dir + ",live=off,motion=off"));
+  auto on = make_ic_driver(parse_ic_driver_args(dir + ",motion=off"));
+  EXPECT_NE(on->spec().find("live=on"), std::string::npos) << on->spec();
+  EXPECT_NE(off->spec().find("live=off"), std::string::npos) << off->spec();
+  std::size_t sent_off = 0, sent_on = 0;
+  std::int64_t t = 1'000'000'000;
+  for (std::uint64_t frame = 1; frame <= 40; ++frame, t += 50'000'000) {
+    sent_off += off->step(view(t, frame)).send.size();
+    sent_on += on->step(view(t, frame)).send.size();
+  }
+  EXPECT_GE(sent_off, 2u);
+  EXPECT_EQ(sent_on, 0u);
+  EXPECT_TRUE(off->report()["live_calibration"].is_null());
+  const nlohmann::json keys = on->report()["live_calibration"]["keys"];
+  ASSERT_TRUE(keys.contains("Left")) << keys.dump();
+  EXPECT_EQ(keys["Left"]["live"], true);
+  EXPECT_DOUBLE_EQ(keys["Left"]["target_held_share"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(keys["Left"]["held_share"].get<double>(), 0.0);
+  EXPECT_EQ(keys["Left"]["frames"], 40);
+}
+
 // A model built by hand whose outputs do not depend on the frame: the detector (all weights 0)
 // finds one box of class 0 in every grid cell (objectness logit 10, centre of the cell, width
 // and height 0.04), and the policy (output weights 0) always wants button1 down, draws a button1
