@@ -5,7 +5,8 @@ Per pipeline: the held-out key accuracy (policy on the detector's output) agains
 majority state, the detector's AP per class, the calibrated hold thresholds, the teacher's inputs
 per minute (the recording's inputs.csv over its duration) and the IC's (client_inputs.csv over
 the run's measured duration), each key's share of presses (IC / teacher, percent), the training
-wall time and the verdict. Unknown is "-", never 0. The last columns check the issue's targets:
+wall time, the inference time's p99 per frame (and over the frames no other thread preempted), and the verdict. Unknown
+is "-", never 0. The last columns check the issue's targets:
 acc > majority, inputs/min within 25 % of the teacher's, every key's share within 10 points.
 """
 import csv
@@ -80,6 +81,11 @@ def row(p):
         i_counts, i_total = presses(os.path.join(p, "run", "client_inputs.csv"), "kind", "name")
         out["i_ipm"] = i_total / dur * 60 if i_total is not None and dur else None
         out["i_share"] = shares(i_counts, vocab) if i_counts is not None else None
+        # The inference time's tail per frame (wall; of the frames no other thread preempted).
+        rep = (run.get("client") or {}).get("driver_report") or {}
+        inf = rep.get("inference_ms") or {}
+        out["p99"] = (inf.get("total") or {}).get("p99")
+        out["p99_quiet"] = (inf.get("total_unpreempted") or {}).get("p99")
     return out
 
 
@@ -88,7 +94,8 @@ def main():
     dirs = sorted((d for d in os.listdir(out_dir) if d.startswith("p") and d[1:].isdigit()), key=lambda d: int(d[1:]))
     rows = [row(os.path.join(out_dir, d)) for d in dirs]
     print("pipe   acc    maj  AP player/car/obstacle  hold thresholds (Up Left Right Down)  train s  "
-          "teacher/min  ic/min  press shares % ic/teacher (Up Left Right Down)  targets")
+          "teacher/min  ic/min  press shares % ic/teacher (Up Left Right Down)  "
+          "p99 ms (unpreempted)  targets")
     met = 0
     for r in rows:
         ap = "/".join(fmt(v, ".2f") for v in r.get("ap", {}).values()) if r.get("ap") else "-"
@@ -114,7 +121,8 @@ def main():
         if r.get("verdict"):
             verdict += " (weak)"
         print(f"{r['name']:<5} {fmt(r.get('acc'))} {fmt(r.get('maj'))}  {ap:<22} {hold:<37} {fmt(r.get('train_s'), 'd'):>6}  "
-              f"{fmt(r.get('t_ipm'), '.0f'):>11}  {fmt(r.get('i_ipm'), '.0f'):>6}  {sh:<48} {verdict}")
+              f"{fmt(r.get('t_ipm'), '.0f'):>11}  {fmt(r.get('i_ipm'), '.0f'):>6}  {sh:<48} "
+              f"{fmt(r.get('p99'), '.1f'):>6} ({fmt(r.get('p99_quiet'), '.1f')})  {verdict}")
     refused = sum(1 for r in rows if r.get("acc_refused") is not None)
     print(f"targets met in {met} of {len(rows)} pipelines; refused by pictor train: {refused}")
 

@@ -28,6 +28,7 @@ struct MarkArgs {
   bool force = false;
   double complexity = 100;
   int iterations = 1;
+  int retry_disturbed = 2;
   bool vsync = false, json = false, list = false;
   std::string samples_path;
   DbArgs db;
@@ -66,6 +67,7 @@ mark::MarkOptions to_options(const MarkArgs& a) {
   o.display = a.display;
   o.vsync = a.vsync;
   o.iterations = a.iterations;
+  o.retry_disturbed = a.retry_disturbed;
   return o;
 }
 
@@ -79,8 +81,9 @@ void print_progress(const mark::Progress& p, bool tty) {
     last_printed = p.elapsed_s;
   }
   const std::string iteration = p.iterations > 1 ? fmt::format(" iteration {}/{}", p.iteration, p.iterations) : "";
-  const auto line = fmt::format("mark{} [{}/{}] {:<10} {:>6.1f} s  {:<8} complexity {:.0f}", iteration, p.index, p.count,
-                                p.test, p.elapsed_s, p.phase, p.complexity);
+  const std::string attempt = p.attempt > 1 ? fmt::format(" (attempt {}: disturbed before)", p.attempt) : "";
+  const auto line = fmt::format("mark{} [{}/{}] {:<10} {:>6.1f} s  {:<8} complexity {:.0f}{}", iteration, p.index, p.count,
+                                p.test, p.elapsed_s, p.phase, p.complexity, attempt);
   if (tty)
     std::fprintf(stderr, "\r%-78s", line.c_str());
   else
@@ -109,6 +112,12 @@ void add_mark(CLI::App& app, Context& ctx) {
                   "Run the whole list of tests this many times in turn (MotionMark runs several): each iteration's "
                   "scores, and their mean with the run-to-run interval")
       ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  cmd->add_option("--retry-disturbed", args.retry_disturbed,
+                  "Run a test again, up to this many times, when its later ramps' change points spread by more "
+                  "than 30 % (something outside the benchmark took the CPU; docs/mark.md); 0: every test once, "
+                  "as MotionMark")
+      ->check(CLI::Range(0, 10))
       ->capture_default_str();
   cmd->add_option("-o,--out", args.out, "Output directory (default: ./mark-YYYYMMDD-HHMMSS, numbered if taken)");
   cmd->add_flag("--force", args.force, "--out holds earlier results: delete its contents and write there");

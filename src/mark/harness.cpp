@@ -18,6 +18,7 @@
 #include "platform/gl_window.h"
 #include "runner/xvfb.h"
 #include "core/time_text.h"
+#include <fmt/format.h>
 
 namespace pictor::mark {
 namespace {
@@ -154,6 +155,7 @@ std::vector<MarkResult> run_mark_iterations(const MarkOptions& options,
   if (!options.fps_auto && !(options.fps > 2 && options.fps <= 1000))
     throw UsageError("--fps must be between 3 and 1000, or auto");
   if (options.iterations < 1 || options.iterations > 100) throw UsageError("--iterations must be 1..100");
+  if (options.retry_disturbed < 0 || options.retry_disturbed > 10) throw UsageError("--retry-disturbed must be 0..10");
 
   MarkResult result;
   result.started_at = iso_utc_now();
@@ -212,9 +214,46 @@ std::vector<MarkResult> run_mark_iterations(const MarkOptions& options,
       q.iterations = options.iterations;
       progress(q);
     };
-    for (int i = 0; i < count; ++i)
-      it.tests.push_back(run_test(tests[static_cast<std::size_t>(i)], options, fps, it.stage, display, it.machine, i + 1,
-                                  count, iteration_progress));
+    for (int i = 0; i < count; ++i) {
+      // Each attempt of a test is run whole; a disturbed one is run again (disturbance.h).
+      std::vector<TestResult> attempts;
+      std::vector<AttemptVerdict> verdicts;
+      const bool judged = options.controller == "ramp";
+      const std::size_t keep = pick_attempt(judged ? options.retry_disturbed : 0, [&] {
+        const auto steal_before = cpu_steal_seconds();
+        const int attempt = static_cast<int>(attempts.size()) + 1;
+        attempts.push_back(run_test(tests[static_cast<std::size_t>(i)], options, fps, it.stage, display, it.machine,
+                                    i + 1, count, [&](const Progress& p) {
+                                      Progress q = p;
+                                      q.attempt = attempt;
+                                      iteration_progress(q);
+                                    }));
+        const auto steal_after = cpu_steal_seconds();
+        AttemptVerdict v;
+        if (judged) v.ramp_cv = later_ramps_cv(attempts.back().ramps);
+        v.disturbed = v.ramp_cv && *v.ramp_cv > kDisturbedRampCv;
+        if (steal_before && steal_after) v.cpu_steal_s = *steal_after - *steal_before;
+        attempts.back().verdict = v;
+        return v;
+      }, verdicts);
+      TestResult kept = std::move(attempts[keep]);
+      for (std::size_t a = 0; a < attempts.size(); ++a)
+        if (a != keep)
+          kept.discarded.push_back({attempts[a].verdict, attempts[a].score ? std::optional(attempts[a].score->score)
+                                                                           : std::nullopt});
+      const auto pct = [](const std::optional<double>& cv) { return fmt::format("{:.0f} %", cv.value_or(0) * 100); };
+      if (kept.verdict.disturbed)
+        kept.warnings.push_back(fmt::format(
+            "disturbed: its later ramps' change points spread by {} (CV; undisturbed runs stay under {:.0f} %) in "
+            "all {} attempt(s): something outside the benchmark took the CPU; the least disturbed is kept, rerun "
+            "on a quiet machine",
+            pct(kept.verdict.ramp_cv), kDisturbedRampCv * 100, attempts.size()));
+      else if (!kept.discarded.empty())
+        kept.warnings.push_back(fmt::format("run {} times: {} disturbed attempt(s) (later ramps' change points spread "
+                                            "by more than {:.0f} %) discarded",
+                                            attempts.size(), kept.discarded.size(), kDisturbedRampCv * 100));
+      it.tests.push_back(std::move(kept));
+    }
     const double load_end = load_average();
     const auto load_json = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
     it.machine["load_average_start"] = load_json(load_start);

@@ -11,6 +11,7 @@
 
 #include "core/units.h"
 #include "mark/controller.h"
+#include "mark/disturbance.h"
 #include "mark/score.h"
 #include "mark/test_loop.h"
 
@@ -29,6 +30,9 @@ struct MarkOptions {
   std::string xvfb_log;            // where the embedded Xvfb's output goes (empty: inherited)
   WarmupOptions warmup;
   int iterations = 1;              // the whole list of tests this many times in turn, one display
+  // A test whose ramps say it was disturbed (disturbance.h) is run again up to this many times;
+  // 0: MotionMark's protocol, every test once.
+  int retry_disturbed = 2;
 };
 
 // One frame as the harness saw it, for DIR/<test>/frames.csv.
@@ -53,6 +57,14 @@ struct TestResult {
   std::vector<FrameRecord> frames;         // every frame including warm-up
   long warmup_frames = 0;
   int skipped_ramps = 0;
+  // Disturbance (disturbance.h): this attempt's verdict, and the attempts run before it and
+  // discarded (or, when every attempt was disturbed, the others), in the order they ran.
+  AttemptVerdict verdict;
+  struct Discarded {
+    AttemptVerdict verdict;
+    std::optional<double> score;
+  };
+  std::vector<Discarded> discarded;
   std::vector<std::string> warnings;
 };
 
@@ -76,6 +88,7 @@ struct Progress {
   double complexity = 0;
   std::string phase;  // "warm-up", "tiers", "ramp N", "fixed"
   int iteration = 1, iterations = 1;
+  int attempt = 1;  // > 1: the test is run again because an earlier attempt was disturbed
 };
 
 // The standard stage sizes and MotionMark's choice among them for a screen.

@@ -55,6 +55,21 @@ json test_to_json(const TestResult& t, double fps) {
     ramps.push_back({{"startIndex", r.start_index}, {"endIndex", r.end_index}, {"regression", regression_to_json(r.regression)}});
   j["ramps"] = ramps;
   j["skippedRamps"] = t.skipped_ramps;
+  const auto verdict_json = [](const AttemptVerdict& v) {
+    return json{{"laterRampsCv", v.ramp_cv ? json(*v.ramp_cv) : json(nullptr)},
+                {"disturbed", v.disturbed},
+                {"cpuStealS", v.cpu_steal_s ? json(*v.cpu_steal_s) : json(nullptr)}};
+  };
+  json disturbance = verdict_json(t.verdict);
+  disturbance["threshold"] = kDisturbedRampCv;
+  json discarded = json::array();
+  for (const auto& d : t.discarded) {
+    json a = verdict_json(d.verdict);
+    a["score"] = d.score ? json(*d.score) : json(nullptr);
+    discarded.push_back(a);
+  }
+  disturbance["discardedAttempts"] = discarded;
+  j["disturbance"] = disturbance;
   json controller = json::array();
   for (std::size_t i = 0; i < t.controller_samples.size(); ++i) {
     const auto& s = t.controller_samples[i];
@@ -148,6 +163,10 @@ std::string format_mark_table(const MarkResult& r) {
       notes += fmt::format("capped by the stage: >= {}, not in the suite score; ", t.stage_max.value_or(0));
     else if (t.stage_max_reached)
       notes += "stage maximum reached (slowed before it); ";
+    if (t.verdict.disturbed)
+      notes += "disturbed (see warning); ";
+    else if (!t.discarded.empty())
+      notes += fmt::format("rerun: {} disturbed attempt(s) discarded; ", t.discarded.size());
     if (t.score) {
       const double spread = largest_deviation(t.score->lower, t.score->score, t.score->upper) * 100;
       out += fmt::format("{:<14} {:>10.2f} {:>10.2f} {:>10.2f} {:>8.2f}  {}\n", t.title, t.score->score, t.score->lower,
@@ -196,7 +215,8 @@ json iterations_to_json(const std::vector<MarkResult>& its, const MarkOptions& o
     for (const auto& t : its[k].tests)
       tests.push_back({{"name", t.name}, {"score", t.score ? json(t.score->score) : json(t.mean_complexity)},
                        {"lower", t.score ? json(t.score->lower) : json(nullptr)},
-                       {"upper", t.score ? json(t.score->upper) : json(nullptr)}, {"stageCapped", t.stage_capped}});
+                       {"upper", t.score ? json(t.score->upper) : json(nullptr)}, {"stageCapped", t.stage_capped},
+                       {"disturbed", t.verdict.disturbed}, {"discardedAttempts", t.discarded.size()}});
     const MarkResult& r = its[k];
     list.push_back({{"index", k + 1},
                     {"dir", fmt::format("iteration-{}", k + 1)},

@@ -1,6 +1,8 @@
 #include "ic/torch/ic_driver.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <limits>
@@ -35,6 +37,18 @@ struct StageTimes {
             {"max", ms.back()}};
   }
 };
+
+// The calling thread's CPU time, and its involuntary context switches so far (the scheduler
+// took the CPU away): what separates work from waiting in a frame's wall time.
+std::int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+long thread_preemptions() {
+  rusage ru{};
+  return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
+}
 
 class IcDriver final : public drivers::Driver {
  public:
@@ -139,7 +153,13 @@ class IcDriver final : public drivers::Driver {
             {"inference_ms", {{"downscale", downscale_.summary()},
                               {"detect", detect_.summary()},
                               {"policy", policy_.summary()},
-                              {"total", total_.summary()}}},
+                              {"total", total_.summary()},
+                              // Attribution of the total's tail: the thread's own CPU time per
+                              // frame, and the wall time of the frames the scheduler did not
+                              // interrupt (no involuntary context switch during the frame).
+                              {"total_cpu", total_cpu_.summary()},
+                              {"total_unpreempted", total_unpreempted_.summary()},
+                              {"preempted_frames", preempted_frames_}}},
             {"live_calibration", live_report()},
             {"threads", 1}};
   }
@@ -178,6 +198,8 @@ class IcDriver final : public drivers::Driver {
 
   void decide(const tag::ImageView& image, std::int64_t step_ns, std::vector<drivers::Input>& send) {
     const ModelManifest& m = model_.manifest();
+    const long preempted0 = thread_preemptions();
+    const std::int64_t cpu0 = thread_cpu_ns();
     const std::int64_t t0 = monotonic_ns();
     downscale_planar(image, m.shape.input_width, m.shape.input_height, planar_.data());
     const std::int64_t t1 = monotonic_ns();
@@ -190,6 +212,14 @@ class IcDriver final : public drivers::Driver {
     detect_.ns.push_back(t2 - t1);
     policy_.ns.push_back(t3 - t2);
     total_.ns.push_back(t3 - t0);
+    total_cpu_.ns.push_back(thread_cpu_ns() - cpu0);
+    const long preempted1 = thread_preemptions();
+    if (preempted0 >= 0 && preempted1 >= 0) {
+      if (preempted1 > preempted0)
+        ++preempted_frames_;
+      else
+        total_unpreempted_.ns.push_back(t3 - t0);
+    }
     ++frames_processed_;
     detections_ += objects.size();
     frame_ = Frame{&image, &features, &p};
@@ -420,7 +450,8 @@ class IcDriver final : public drivers::Driver {
   std::uint64_t settled_turns_ = 0;
   std::int64_t now_ns_ = 0;
   std::uint64_t frames_processed_ = 0, frames_skipped_ = 0, actions_ = 0, detections_ = 0;
-  StageTimes downscale_, detect_, policy_, total_;
+  StageTimes downscale_, detect_, policy_, total_, total_cpu_, total_unpreempted_;
+  std::uint64_t preempted_frames_ = 0;
 };
 
 }  // namespace

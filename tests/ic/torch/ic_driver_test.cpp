@@ -184,6 +184,17 @@ TEST_F(IcDriverTest, RateLimitAndReport) {
     EXPECT_GT(r["inference_ms"][stage]["mean"].get<double>(), 0.0) << stage;
     EXPECT_GE(r["inference_ms"][stage]["p99"].get<double>(), r["inference_ms"][stage]["p50"].get<double>());
   }
+  // The tail's attribution: the thread's CPU time per frame is positive and (one thread, no
+  // waiting inside inference) at most the wall time; preempted and unpreempted frames add up.
+  const auto& inf = r["inference_ms"];
+  EXPECT_GT(inf["total_cpu"]["mean"].get<double>(), 0.0);
+  EXPECT_LE(inf["total_cpu"]["mean"].get<double>(), inf["total"]["mean"].get<double>() * 1.05 + 0.05);
+  const auto preempted = inf["preempted_frames"].get<std::uint64_t>();
+  EXPECT_LE(preempted, 6U);
+  if (preempted < 6)
+    EXPECT_LE(inf["total_unpreempted"]["max"].get<double>(), inf["total"]["max"].get<double>());
+  else
+    EXPECT_TRUE(inf["total_unpreempted"].is_null());
   EXPECT_TRUE(r["actions_per_minute"].is_number());
 }
 

@@ -1,0 +1,48 @@
+#include "mark/disturbance.h"
+
+#include <unistd.h>
+
+#include <cmath>
+
+#include "core/files.h"
+#include "resources/proc_parse.h"
+
+namespace pictor::mark {
+
+std::optional<double> later_ramps_cv(const std::vector<RampRecord>& ramps) {
+  if (ramps.size() < kMinLaterRamps + 1) return std::nullopt;
+  double sum = 0;
+  for (std::size_t i = 1; i < ramps.size(); ++i) sum += ramps[i].regression.change_point;
+  const double n = static_cast<double>(ramps.size() - 1);
+  const double mean = sum / n;
+  if (!(mean > 0)) return std::nullopt;
+  double squares = 0;
+  for (std::size_t i = 1; i < ramps.size(); ++i) {
+    const double d = ramps[i].regression.change_point - mean;
+    squares += d * d;
+  }
+  return std::sqrt(squares / (n - 1)) / mean;
+}
+
+std::optional<double> cpu_steal_seconds() {
+  const auto text = files::read_file_if_exists("/proc/stat");
+  if (!text) return std::nullopt;
+  const auto cpus = resources::parse_proc_stat(*text);
+  const long hz = sysconf(_SC_CLK_TCK);
+  if (cpus.empty() || cpus.front().name != "cpu" || hz <= 0) return std::nullopt;
+  return static_cast<double>(cpus.front().steal) / static_cast<double>(hz);
+}
+
+std::size_t pick_attempt(int retries, const std::function<AttemptVerdict()>& attempt, std::vector<AttemptVerdict>& verdicts) {
+  verdicts.clear();
+  for (int k = 0; k <= retries; ++k) {
+    verdicts.push_back(attempt());
+    if (!verdicts.back().disturbed) return verdicts.size() - 1;
+  }
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < verdicts.size(); ++i)
+    if (verdicts[i].ramp_cv.value_or(INFINITY) < verdicts[best].ramp_cv.value_or(INFINITY)) best = i;
+  return best;
+}
+
+}  // namespace pictor::mark
