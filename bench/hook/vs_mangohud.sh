@@ -13,8 +13,7 @@
 #   bench/hook/vs_mangohud.sh BUILD_DIR [ROUNDS=7] [SECONDS=4] [SCENES="null spin:objects=500 glxgears"]
 # (glxgears runs ~10 s: its FPS and CPU are those of its second 5 s report.)
 # MODES (environment) picks the modes, default "plain pictor mangohud pictor+marker pictor+marker-clears";
-# also "pictor-notiming" (PICTOR_GPU_TIMING=0), "pictor+marker-scaled" (the marker's earlier 8x4 scaled
-# blit, PICTOR_MARKER_BLIT=scaled) and "pictor+overlay" (PICTOR_OVERLAY=1, docs/overlay.md).
+# also "pictor-notiming" (PICTOR_GPU_TIMING=0) and "pictor+overlay" (PICTOR_OVERLAY=1, docs/overlay.md).
 # ROUND_TIMEOUT (environment, default 120 s) bounds one run: each run is its own process group
 # (setsid), killed whole when it overruns and when the script ends or is interrupted, so no
 # measure.py, app or glxgears outlives it.
@@ -147,7 +146,6 @@ run() {
     pictor-notiming) env+=(LD_PRELOAD=$HOOK PICTOR_OUT=$out PICTOR_GPU_TIMING=0) ;;
     pictor+marker) env+=(LD_PRELOAD=$HOOK PICTOR_OUT=$out PICTOR_MARKER=1) ;;
     pictor+marker-clears) env+=(LD_PRELOAD=$HOOK PICTOR_OUT=$out PICTOR_MARKER=1 PICTOR_MARKER_BLIT=0) ;;
-    pictor+marker-scaled) env+=(LD_PRELOAD=$HOOK PICTOR_OUT=$out PICTOR_MARKER=1 PICTOR_MARKER_BLIT=scaled) ;;
     pictor+overlay) env+=(LD_PRELOAD=$HOOK PICTOR_OUT=$out PICTOR_OVERLAY=1) ;;
     mangohud) env+=(MANGOHUD=1 LD_PRELOAD=libMangoHud.so LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/mangohud
                     "MANGOHUD_CONFIG=no_display,autostart_log=1,log_duration=$log_s,log_interval=0,output_folder=$out") ;;

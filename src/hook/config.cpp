@@ -31,7 +31,6 @@ void load_config() noexcept {
   g_config.gpu_timing = env_flag("PICTOR_GPU_TIMING", true);
   g_config.marker = env_flag("PICTOR_MARKER", false);
   g_config.marker_blit = env_flag("PICTOR_MARKER_BLIT", true);
-  if (const char* b = std::getenv("PICTOR_MARKER_BLIT"); b && std::strcmp(b, "scaled") == 0) g_config.marker_blit_scaled = true;
   if (const char* c = std::getenv("PICTOR_MARKER_CORNER"); c && *c) {
     try {
       g_config.marker_corner = static_cast<int>(tag::parse_corner(c));

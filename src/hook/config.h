@@ -11,7 +11,6 @@ struct Config {
   bool gpu_timing = true;   // PICTOR_GPU_TIMING=0 turns timer queries off
   bool marker = false;      // PICTOR_MARKER=1 draws the tag marker into every frame
   bool marker_blit = true;  // PICTOR_MARKER_BLIT=0 keeps the scissored clears where a blit works
-  bool marker_blit_scaled = false;  // PICTOR_MARKER_BLIT=scaled: the 8 x 4 texels scaled (tag/marker_blit.h)
   int marker_corner = 0;    // PICTOR_MARKER_CORNER (tag::Corner as int), default bottom-left
   bool overlay = false;     // PICTOR_OVERLAY=1 draws the in-app panel (docs/overlay.md)
   // PICTOR_OVERLAY_KEY, default Shift+F12: the X modifier bits that must be down (of Shift,

@@ -57,7 +57,7 @@ static tag::GlBlitFns load_blit_fns(Api api) noexcept {
   return b;
 }
 
-static void marker_setup(ContextState& ctx, int major, bool gles) noexcept {
+static void marker_setup(ContextState& ctx, int major) noexcept {
   tag::GlClearFns& f = ctx.marker_fns;
   load(f.scissor, ctx.api, "glScissor");
   load(f.clear_color, ctx.api, "glClearColor");
@@ -77,9 +77,7 @@ static void marker_setup(ContextState& ctx, int major, bool gles) noexcept {
     return;
   }
   // Refused (multisampled default framebuffer, ...): the clears above draw the marker.
-  if (major >= 3 && config().marker_blit)
-    ctx.marker_blit.setup(load_blit_fns(ctx.api), major, gles,
-                          config().marker_blit_scaled ? tag::MarkerBlitMode::scaled : tag::MarkerBlitMode::copy);
+  if (major >= 3 && config().marker_blit) ctx.marker_blit.setup(load_blit_fns(ctx.api), major);
 }
 
 static void first_frame_setup(ContextState& ctx) noexcept {
@@ -92,9 +90,7 @@ static void first_frame_setup(ContextState& ctx) noexcept {
     return get_string ? reinterpret_cast<const char*>(get_string(e)) : nullptr;
   };
   const int major = gl_major(str(GL_VERSION));
-  const char* version = str(GL_VERSION);
-  const bool gles = version && std::strncmp(version, "OpenGL ES", 9) == 0;
-  if (c.recording && c.marker) marker_setup(ctx, major, gles);
+  if (c.recording && c.marker) marker_setup(ctx, major);
   if (c.overlay) overlay_setup(ctx, load_blit_fns(ctx.api), major);
   if (c.recording)
     note_gl_info(str(GL_RENDERER), str(GL_VERSION), str(GL_VENDOR), ctx.api == Api::egl ? "EGL" : "GLX",

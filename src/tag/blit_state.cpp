@@ -7,6 +7,7 @@ namespace {
 // context never raises an error).
 constexpr unsigned int kTexture2d = 0x0DE1;
 constexpr unsigned int kTextureBinding2d = 0x8069;
+constexpr unsigned int kRgba = 0x1908;
 constexpr unsigned int kRgba8 = 0x8058;
 constexpr unsigned int kUnsignedByte = 0x1401;
 constexpr unsigned int kUnpackRowLength = 0x0CF2;
@@ -56,8 +57,7 @@ void end_upload(const GlBlitFns& f, const Saved& s) {
 
 }  // namespace
 
-bool create_target(const GlBlitFns& f, int w, int h, unsigned int& texture, unsigned int& fbo,
-                   unsigned int texels) noexcept {
+bool create_target(const GlBlitFns& f, int w, int h, unsigned int& texture, unsigned int& fbo) noexcept {
   Saved s;
   f.get_integerv(kDrawFramebufferBinding, &s.draw_fb);
   f.get_integerv(kReadFramebufferBinding, &s.read_fb);
@@ -73,7 +73,7 @@ bool create_target(const GlBlitFns& f, int w, int h, unsigned int& texture, unsi
   fbo = 0;
   f.gen_textures(1, &texture);
   f.bind_texture(kTexture2d, texture);
-  f.tex_image_2d(kTexture2d, 0, static_cast<int>(kRgba8), w, h, 0, texels, kUnsignedByte, nullptr);
+  f.tex_image_2d(kTexture2d, 0, static_cast<int>(kRgba8), w, h, 0, kRgba, kUnsignedByte, nullptr);
   end_upload(f, s);
   f.gen_framebuffers(1, &fbo);
   f.bind_framebuffer(kReadFramebuffer, fbo);
@@ -89,11 +89,11 @@ bool create_target(const GlBlitFns& f, int w, int h, unsigned int& texture, unsi
   return true;
 }
 
-void upload(const GlBlitFns& f, unsigned int texture, int w, int h, const void* texels, unsigned int order) noexcept {
+void upload(const GlBlitFns& f, unsigned int texture, int w, int h, const void* texels) noexcept {
   Saved s;
   begin_upload(f, s);
   f.bind_texture(kTexture2d, texture);
-  f.tex_sub_image_2d(kTexture2d, 0, 0, 0, w, h, order, kUnsignedByte, texels);
+  f.tex_sub_image_2d(kTexture2d, 0, 0, 0, w, h, kRgba, kUnsignedByte, texels);
   end_upload(f, s);
 }
 

@@ -1,7 +1,5 @@
 #include "tag/marker_blit.h"
 
-#include <cstring>
-
 #include "tag/blit_state.h"
 
 namespace pictor::tag {
@@ -26,57 +24,26 @@ void marker_texels(std::uint32_t word, std::uint8_t out[kCells * 4]) {
   }
 }
 
-void marker_pixels(std::uint32_t word, std::uint8_t out[kMarkerWidth * kMarkerHeight * 4]) {
-  std::uint8_t texels[kCells * 4];
-  marker_texels(word, texels);
-  constexpr int kRowBytes = kMarkerWidth * 4;
-  for (int gl_row = 0; gl_row < kRows; ++gl_row) {
-    // One pixel row of this cell row, then the same row kCellPx - 1 times more.
-    std::uint8_t* first = out + gl_row * kCellPx * kRowBytes;
-    for (int x = 0; x < kMarkerWidth; ++x) std::memcpy(first + x * 4, texels + (gl_row * kColumns + x / kCellPx) * 4, 4);
-    for (int r = 1; r < kCellPx; ++r) std::memcpy(first + r * kRowBytes, first, kRowBytes);
-  }
-}
-
-bool MarkerBlitter::setup(const GlBlitFns& fns, int gl_major, bool gles, MarkerBlitMode mode) noexcept {
+bool MarkerBlitter::setup(const GlBlitFns& fns, int gl_major) noexcept {
   if (ready()) return true;
   if (gl_major < 3 || !usable(fns)) return false;
-  // Grey texels (black or white, opaque) read the same in either order; BGRA only where an
-  // RGBA8 texture accepts it (desktop GL).
-  const unsigned int order = gles ? kRgbaTexels : kBgraTexels;
-  const bool copy = mode == MarkerBlitMode::copy;
   unsigned int texture = 0, fbo = 0;
-  if (!create_target(fns, copy ? kMarkerWidth : kColumns, copy ? kMarkerHeight : kRows, texture, fbo, order))
-    return false;
+  if (!create_target(fns, kColumns, kRows, texture, fbo)) return false;
   f_ = fns;
   texture_ = texture;
   fbo_ = fbo;
-  mode_ = mode;
-  order_ = order;
-  uploaded_ = false;
   return true;
 }
 
 bool MarkerBlitter::draw(std::uint32_t word, int x, int y) noexcept {
   if (!ready()) return false;
-  // The blit honours the scissor test (lifted); the colour write mask and dither do not apply to
-  // it, and pure black and white are fixed points of sRGB encoding.
-  if (mode_ == MarkerBlitMode::scaled) {
-    std::uint8_t texels[kCells * 4];
-    marker_texels(word, texels);
-    upload(f_, texture_, kColumns, kRows, texels, order_);
-    blit_to_default(f_, fbo_, kColumns, kRows, x, y, kMarkerWidth, kMarkerHeight);
-    return true;
-  }
-  // The texture keeps the last word drawn: a frame that repeats it uploads nothing.
-  if (!uploaded_ || word != drawn_) {
-    std::uint8_t pixels[kMarkerWidth * kMarkerHeight * 4];
-    marker_pixels(word, pixels);
-    upload(f_, texture_, kMarkerWidth, kMarkerHeight, pixels, order_);
-    drawn_ = word;
-    uploaded_ = true;
-  }
-  blit_to_default(f_, fbo_, kMarkerWidth, kMarkerHeight, x, y, kMarkerWidth, kMarkerHeight);
+  std::uint8_t texels[kCells * 4];
+  marker_texels(word, texels);
+  // Rows are 8 texels x 4 bytes = 32 bytes. The blit honours the scissor test (lifted); the
+  // colour write mask and dither do not apply to it, and pure black and white are fixed points
+  // of sRGB encoding.
+  upload(f_, texture_, kColumns, kRows, texels);
+  blit_to_default(f_, fbo_, kColumns, kRows, x, y, kMarkerWidth, kMarkerHeight);
   return true;
 }
 

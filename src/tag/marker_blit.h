@@ -1,13 +1,8 @@
-// Draws the tag marker with one blit instead of a clear per rectangle, from a texture of the
-// interposer's own attached to a framebuffer object of its own. On llvmpipe every scissored
-// clear is a quad draw with Mesa's whole state save/restore around it (~51 000 instructions each,
-// ~10 per marker); the blit is one. Two forms:
-//   copy (the default): the marker's 64 x 32 pixels are uploaded whole and blitted at the same
-//     size; on desktop GL the texels are given as BGRA, so Mesa stores the texture as B8G8R8A8,
-//     an X window's back-buffer layout, and a same-size, same-layout blit with no scissor is a
-//     copy of rows (llvmpipe: util_try_blit_via_copy_region) instead of a textured quad;
-//   scaled: 8 x 4 texels, one per cell, scaled by 8 (GL_NEAREST) by the blit: a quad through
-//     Mesa's blitter on llvmpipe (PICTOR_MARKER_BLIT=scaled, for comparisons).
+// Draws the tag marker with one blit instead of a clear per rectangle: the 8 x 4 cells are
+// uploaded as 8 x 4 texels into a small texture of the interposer's own, attached to a
+// framebuffer object of its own, and glBlitFramebuffer scales them by 8 (GL_NEAREST) into the
+// default framebuffer. On llvmpipe every scissored clear is a quad draw with Mesa's whole state
+// save/restore around it (~51 000 instructions each, ~10 per marker); the blit is one.
 // Needs GL >= 3.0 or GLES >= 3.0 and a single-sampled default framebuffer; otherwise setup()
 // refuses and the interposer keeps draw_marker()'s clears. Saves and restores every piece of GL
 // state it touches, raises no GL error on a context where setup() succeeded.
@@ -50,21 +45,14 @@ bool usable(const GlBlitFns& fns);
 // GL row y) is cell c * 4 + (3 - y), pure white when its bit is set, pure black otherwise.
 void marker_texels(std::uint32_t word, std::uint8_t out[kCells * 4]);
 
-// The marker's pixels at full size, bottom row first: each texel of marker_texels() repeated
-// over its kCellPx x kCellPx block.
-void marker_pixels(std::uint32_t word, std::uint8_t out[kMarkerWidth * kMarkerHeight * 4]);
-
-enum class MarkerBlitMode { copy, scaled };
-
 // One context's blit resources. Not thread-safe; use with the context current.
 class MarkerBlitter {
  public:
   // Creates the texture and framebuffer object; `gl_major` is the context's (GL or GLES) major
-  // version, `gles` whether it is GLES (whose RGBA8 textures take RGBA texels only). False (and
-  // nothing left created or changed) when the context cannot blit the marker: GL < 3, a missing
-  // entry point, a multisampled default framebuffer, an incomplete framebuffer object.
-  bool setup(const GlBlitFns& fns, int gl_major, bool gles = false,
-             MarkerBlitMode mode = MarkerBlitMode::copy) noexcept;
+  // version. False (and nothing left created or changed) when the context cannot blit the
+  // marker: GL < 3, a missing entry point, a multisampled default framebuffer, an incomplete
+  // framebuffer object.
+  bool setup(const GlBlitFns& fns, int gl_major) noexcept;
   bool ready() const noexcept { return fbo_ != 0; }
 
   // Blits the marker with its bottom-left corner at (x, y) in GL window coordinates into the
@@ -77,10 +65,6 @@ class MarkerBlitter {
   GlBlitFns f_;
   unsigned int texture_ = 0;
   unsigned int fbo_ = 0;
-  MarkerBlitMode mode_ = MarkerBlitMode::copy;
-  unsigned int order_ = 0;      // the texel order uploads use (blit_state.h)
-  std::uint32_t drawn_ = 0;     // the word the texture holds (copy mode), valid when uploaded_
-  bool uploaded_ = false;
 };
 
 // The marker's bottom-left corner (GL window coordinates) in a layout: its first rectangle is

@@ -275,49 +275,30 @@ UploadState query_upload_state() {
   return s;
 }
 
-TEST(MarkerPixels, EachCellIsItsTexelOverAnEightByEightBlock) {
-  const std::uint32_t word = encode_word({0x9D1, 0xC4});
-  std::uint8_t texels[kCells * 4];
-  marker_texels(word, texels);
-  std::vector<std::uint8_t> pixels(kMarkerWidth * kMarkerHeight * 4);
-  marker_pixels(word, pixels.data());
-  for (int y = 0; y < kMarkerHeight; ++y)
-    for (int x = 0; x < kMarkerWidth; ++x)
-      for (int b = 0; b < 4; ++b)
-        ASSERT_EQ(pixels[(y * kMarkerWidth + x) * 4 + b], texels[((y / kCellPx) * kColumns + x / kCellPx) * 4 + b])
-            << x << "," << y;
-}
-
 TEST_F(RealGlBlit, BlitsTheSamePixelsAsTheClearsInEveryCorner) {
-  for (const MarkerBlitMode mode : {MarkerBlitMode::copy, MarkerBlitMode::scaled}) {
-    SCOPED_TRACE(mode == MarkerBlitMode::copy ? "copy" : "scaled");
-    MarkerBlitter blitter;
-    const GlBlitFns fns = blit_fns();
-    ASSERT_TRUE(usable(fns));
-    ASSERT_TRUE(blitter.setup(fns, 3, false, mode));
-    ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
-    const MarkerPayload payloads[] = {{0x9D1, 0xC4}, {0, 0}, {0xFFF, 0xFF}, {0x123, 0x45}};
-    int n = 0;
-    for (Corner c : {Corner::bottom_left, Corner::bottom_right, Corner::top_left, Corner::top_right}) {
-      for (const MarkerPayload& p : payloads) {
-        SCOPED_TRACE(testing::Message() << corner_name(c) << " payload " << n++);
-        grey_frame();
-        ASSERT_TRUE(draw_marker(real_fns(true), layout(p, kW, kH, c)));
-        const std::vector<std::uint8_t> cleared = read(0);
-        // Twice: the second frame repeats the word (copy mode then uploads nothing).
-        for (int repeat = 0; repeat < 2; ++repeat) {
-          grey_frame();
-          int x = -1, y = -1;
-          ASSERT_TRUE(marker_position(layout(p, kW, kH, c), x, y));
-          ASSERT_TRUE(blitter.draw(encode_word(p), x, y));
-          EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
-          const std::vector<std::uint8_t> blitted = read(0);
-          const auto got = decode(blitted.data(), kW, kH, kW * 4, PixelFormat::rgbx, c);
-          ASSERT_TRUE(got);
-          EXPECT_EQ(*got, p);
-          EXPECT_TRUE(blitted == cleared) << "the blit's pixels differ from the clears' pixels";
-        }
-      }
+  MarkerBlitter blitter;
+  const GlBlitFns fns = blit_fns();
+  ASSERT_TRUE(usable(fns));
+  ASSERT_TRUE(blitter.setup(fns, 3));
+  ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  const MarkerPayload payloads[] = {{0x9D1, 0xC4}, {0, 0}, {0xFFF, 0xFF}, {0x123, 0x45}};
+  int n = 0;
+  for (Corner c : {Corner::bottom_left, Corner::bottom_right, Corner::top_left, Corner::top_right}) {
+    for (const MarkerPayload& p : payloads) {
+      SCOPED_TRACE(testing::Message() << corner_name(c) << " payload " << n++);
+      grey_frame();
+      ASSERT_TRUE(draw_marker(real_fns(true), layout(p, kW, kH, c)));
+      const std::vector<std::uint8_t> cleared = read(0);
+      grey_frame();
+      int x = -1, y = -1;
+      ASSERT_TRUE(marker_position(layout(p, kW, kH, c), x, y));
+      ASSERT_TRUE(blitter.draw(encode_word(p), x, y));
+      EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+      const std::vector<std::uint8_t> blitted = read(0);
+      const auto got = decode(blitted.data(), kW, kH, kW * 4, PixelFormat::rgbx, c);
+      ASSERT_TRUE(got);
+      EXPECT_EQ(*got, p);
+      EXPECT_TRUE(blitted == cleared) << "the blit's pixels differ from the clears' pixels";
     }
   }
 }
