@@ -5,23 +5,17 @@
 #include <cmath>
 
 #include "core/files.h"
+#include "mark/stats.h"
 #include "resources/proc_parse.h"
 
 namespace pictor::mark {
 
 std::optional<double> later_ramps_cv(const std::vector<RampRecord>& ramps) {
   if (ramps.size() < kMinLaterRamps + 1) return std::nullopt;
-  double sum = 0;
-  for (std::size_t i = 1; i < ramps.size(); ++i) sum += ramps[i].regression.change_point;
-  const double n = static_cast<double>(ramps.size() - 1);
-  const double mean = sum / n;
-  if (!(mean > 0)) return std::nullopt;
-  double squares = 0;
-  for (std::size_t i = 1; i < ramps.size(); ++i) {
-    const double d = ramps[i].regression.change_point - mean;
-    squares += d * d;
-  }
-  return std::sqrt(squares / (n - 1)) / mean;
+  RunningStats change_points;
+  for (std::size_t i = 1; i < ramps.size(); ++i) change_points.sample(ramps[i].regression.change_point);
+  if (!(change_points.mean() > 0)) return std::nullopt;
+  return change_points.stdev() / change_points.mean();
 }
 
 std::optional<double> cpu_steal_seconds() {
