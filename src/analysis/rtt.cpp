@@ -169,6 +169,7 @@ std::vector<MatchedInput> match_timeline(const RttTimeline& t, std::vector<std::
         m.response_frame = f.frame;
         m.response_swap_ns = f.swap_ns;
         m.rd_ms = f.gpu_ms;
+        m.fc_ms = f.fc_ms;
         m.path.swap_ns = f.swap_ns;
         m.path.swap_return_ns = f.return_ns();
         if (m.read_ns && f.swap_ns < *m.read_ns) ++frame_before_read;  // inconsistent: no AL

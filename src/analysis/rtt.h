@@ -38,6 +38,7 @@ struct AppFrame {
   std::int64_t swap_ns = 0;
   double gpu_ms = std::numeric_limits<double>::quiet_NaN();        // timer query; NaN unknown
   double swap_call_ms = std::numeric_limits<double>::quiet_NaN();  // the swap call itself
+  double fc_ms = std::numeric_limits<double>::quiet_NaN();  // offload's frame copy (docs/offload.md); NaN none
   std::uint64_t tag = 0;     // 0 before any input was read
   // When the swap call returned (swap_ns + swap_call_ms); nullopt when the call was not timed.
   std::optional<std::int64_t> return_ns() const;

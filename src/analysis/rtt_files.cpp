@@ -146,7 +146,7 @@ void load_reads(Table& tab, RttTimeline& t) {
 void load_frames(Table& tab, RttTimeline& t) {
   const CsvHeader& h = *tab.header;
   const auto c_frame = h.require("frame"), c_swap = h.require("swap_ns");
-  const auto c_ctx = h.find("ctx"), c_gpu = h.find("gpu_ms"), c_call = h.find("swap_call_ms");
+  const auto c_ctx = h.find("ctx"), c_gpu = h.find("gpu_ms"), c_call = h.find("swap_call_ms"), c_fc = h.find("fc_ms");
   const auto c_tag = h.find("tag");
   if (!c_tag) {
     t.notes.push_back(tab.path + " has no tag column (an interposer without input tracking): "
@@ -161,6 +161,7 @@ void load_frames(Table& tab, RttTimeline& t) {
     f.swap_ns = field_int64(row, h, c_swap);
     if (c_gpu) f.gpu_ms = field_optional_double(row, h, *c_gpu).value_or(f.gpu_ms);
     if (c_call) f.swap_call_ms = field_optional_double(row, h, *c_call).value_or(f.swap_call_ms);
+    if (c_fc) f.fc_ms = field_optional_double(row, h, *c_fc).value_or(f.fc_ms);
     if (c_tag) f.tag = optional_tag(row, h, *c_tag).value_or(0);  // empty before the first read
     const std::string ctx = c_ctx ? row.fields[*c_ctx] : "";
     auto [it, added] = by_ctx.try_emplace(ctx);

@@ -36,6 +36,8 @@ struct RunArgs {
   std::string driver;
   bool no_marker = false;
   bool overlay = false;
+  std::string render = "native";
+  std::string frame_copy;
   std::string adapter = "local";
   std::string net;
   std::string net_backend = "relay";
@@ -108,6 +110,16 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-marker", args->no_marker,
                 "with --driver: do not draw the tag marker (RTT becomes unknown; for overhead runs)");
   cmd->add_flag("--overlay", args->overlay, "draw the in-app overlay (frame-time graph, FPS, in->present; Shift+F12 toggles)");
+  cmd->add_option("--render", args->render,
+                  "native (the display's own GL) or offload[:device=D] (the interposer serves the app's GLX from EGL "
+                  "on a render device, the first one by default, and copies every frame into the X server; "
+                  "docs/offload.md)")
+      ->capture_default_str();
+  cmd->add_option("--frame-copy", args->frame_copy,
+                  "with --render offload: how frames reach X: vgl (geometry asked per frame, synchronous read; "
+                  "default), memo (geometry cached from ConfigureNotify), async (memo + a pixel-buffer ring: one "
+                  "frame of extra latency)")
+      ->check(CLI::IsMember({"vgl", "memo", "async"}));
   cmd->add_option("--adapter", args->adapter, adapter_flag_help())->capture_default_str();
   cmd->add_option("--net", args->net, net_flag_help());
   cmd->add_option("--net-backend", args->net_backend,
@@ -144,6 +156,7 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->footer("Examples:\n  pictor run builtin:spin:objects=500 --duration 5s\n  pictor run -- glxgears\n"
               "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30\n"
               "  pictor run --adapter xvnc --net delay=20ms --driver scripted builtin:latency\n"
+              "  pictor run --render offload --frame-copy async --adapter xvnc --driver scripted builtin:racing\n"
               "  pictor run --repeat 5 builtin:spin:objects=500 -d 5s\n"
               "  pictor run --instances 1,2,3,4 --adapter xvnc --driver scripted builtin:racing -d 10s");
   cmd->callback([args, &ctx, &app] {
@@ -173,6 +186,8 @@ void add_run(CLI::App& app, Context& ctx) {
     o.marker = !args->no_marker;
     if (args->overlay && args->no_hook) throw UsageError("--overlay is drawn by the interposer: it cannot be combined with --no-hook");
     o.overlay = args->overlay;
+    o.render = args->render;
+    o.frame_copy = args->frame_copy;
     o.adapter = args->adapter;
     o.net = args->net;
     o.net_backend = args->net_backend;

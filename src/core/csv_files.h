@@ -13,7 +13,11 @@ struct CsvFile {
 };
 
 // Written inside the app by the interposer.
-inline constexpr CsvFile kFrames{"frames.csv", 1, "frame,ctx,swap_ns,frame_ms,outside_swap_ms,swap_call_ms,gpu_ms,fc_ms,tag"};
+// The columns after tag (the offload frame copy, docs/offload.md) were added within schema 1:
+// readers find every column by its header name, so older files and older readers still agree.
+inline constexpr CsvFile kFrames{"frames.csv", 1,
+                                 "frame,ctx,swap_ns,frame_ms,outside_swap_ms,swap_call_ms,gpu_ms,fc_ms,tag,"
+                                 "as_ms,fc_start_ns,fc_end_ns,as_start_ns,as_end_ns"};
 inline constexpr CsvFile kGpu{"gpu.csv", 1, "frame,ctx,gpu_ms"};
 inline constexpr CsvFile kInputsRead{"inputs_read.csv", 1, "tag,kind,detail,read_ns"};
 // Written by the proxy hook.

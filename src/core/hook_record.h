@@ -5,7 +5,8 @@
 
 namespace pictor {
 
-inline constexpr std::uint16_t kHookRecordVersion = 1;
+// 2: the frame copy's and the put's start and end (render mode offload, docs/offload.md).
+inline constexpr std::uint16_t kHookRecordVersion = 2;
 
 enum class HookRecordKind : std::uint16_t {
   frame = 1,  // a swap: timestamps of the call
@@ -28,8 +29,15 @@ struct HookRecord {
   std::int64_t swap_ns = 0;    // frame: CLOCK_MONOTONIC at the swap call
   std::int64_t return_ns = 0;  // frame: when the real swap returned
   std::int64_t value = -1;     // gpu: elapsed GPU ns; frame: tag carried (-1 none)
-  std::int64_t fc_ns = -1;     // frame: frame-copy time if measured, else -1
+  std::int64_t fc_ns = -1;     // frame: the app thread's time in the frame copy (FC) if one ran, else -1
+  // frame, offload only (else -1): the copy from the GPU began / the pixels were in CPU memory,
+  // and the put into the X server (AS) began / ended. With PICTOR_FRAME_COPY=async the copy
+  // ends and the put happens at a later swap than the frame's own.
+  std::int64_t fc_start_ns = -1;
+  std::int64_t fc_end_ns = -1;
+  std::int64_t as_start_ns = -1;
+  std::int64_t as_end_ns = -1;
 };
-static_assert(sizeof(HookRecord) == 48, "record layout is part of the hook format");
+static_assert(sizeof(HookRecord) == 80, "record layout is part of the hook format");
 
 }  // namespace pictor

@@ -49,7 +49,28 @@ void load_config() noexcept {
       log_line("PICTOR_OVERLAY_KEY=%s is not [Shift+|Ctrl+|Alt+|Super+]F1..F12; using Shift+F12", k);
     }
   }
+  if (const char* r = std::getenv("PICTOR_RENDER"); r && *r) {
+    if (std::strcmp(r, "offload") == 0) g_config.render = RenderMode::offload;
+    else if (std::strcmp(r, "native") != 0) log_line("PICTOR_RENDER=%s is not native or offload; using native", r);
+  }
+  if (const char* f = std::getenv("PICTOR_FRAME_COPY"); f && *f) {
+    if (std::strcmp(f, "vgl") == 0) g_config.frame_copy = FrameCopy::vgl;
+    else if (std::strcmp(f, "memo") == 0) g_config.frame_copy = FrameCopy::memo;
+    else if (std::strcmp(f, "async") == 0) g_config.frame_copy = FrameCopy::async;
+    else log_line("PICTOR_FRAME_COPY=%s is not vgl, memo or async; using vgl", f);
+  }
+  if (const char* d = std::getenv("PICTOR_OFFLOAD_DEVICE"); d && *d)
+    std::snprintf(g_config.offload_device, sizeof g_config.offload_device, "%s", d);
   g_config.active = g_config.recording || g_config.overlay;
+}
+
+const char* frame_copy_name(FrameCopy f) noexcept {
+  switch (f) {
+    case FrameCopy::memo: return "memo";
+    case FrameCopy::async: return "async";
+    case FrameCopy::vgl: break;
+  }
+  return "vgl";
 }
 
 void log_line(const char* format, ...) noexcept {

@@ -2,7 +2,16 @@
 // (PICTOR_OUT and friends, documented in docs/environment.md). Never re-read on a hot path.
 #pragma once
 
+#include <cstdint>
+
 namespace pictor::hook {
+
+enum class RenderMode : std::uint8_t { native, offload };
+// How an offloaded frame reaches the X server (docs/offload.md): vgl = VirtualGL's per-frame
+// geometry query and synchronous read; memo = the geometry cached from ConfigureNotify; async =
+// memo plus a pixel-buffer ring that finishes frame i's copy at a later swap.
+enum class FrameCopy : std::uint8_t { vgl, memo, async };
+const char* frame_copy_name(FrameCopy f) noexcept;
 
 struct Config {
   // Directory the session files go to; empty = the hook only forwards (no recording).
@@ -19,6 +28,11 @@ struct Config {
   unsigned overlay_key_sym = 0xffc9;
   unsigned overlay_key_code = 96;
   bool active = false;      // recording or overlay: the GL hooks track contexts and swaps
+  // PICTOR_RENDER=offload: the interposer serves the app's GLX itself from an EGL context and
+  // copies every frame into the X server (docs/offload.md); native (default): GLX is the real one.
+  RenderMode render = RenderMode::native;
+  FrameCopy frame_copy = FrameCopy::vgl;  // PICTOR_FRAME_COPY: vgl (default), memo, async
+  char offload_device[256] = {};          // PICTOR_OFFLOAD_DEVICE: empty = first EGL device
 };
 
 // The modifier bits PICTOR_OVERLAY_KEY can name (ShiftMask, ControlMask, Mod1Mask, Mod4Mask).

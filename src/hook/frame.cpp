@@ -4,6 +4,7 @@
 #include "hook/config.h"
 #include "hook/hooks.h"
 #include "hook/input_tracker.h"
+#include "hook/offload.h"
 #include "hook/overlay.h"
 #include "tag/marker_code.h"
 #include "hook/real.h"
@@ -12,6 +13,7 @@
 namespace pictor::hook {
 
 static void* current_context_handle(Api api) noexcept {
+  if (api == Api::glx && offload_on()) return offload_current_context();
   static std::atomic<decltype(&::glXGetCurrentContext)> glx{nullptr};
   static std::atomic<decltype(&::eglGetCurrentContext)> egl{nullptr};
   if (api == Api::glx) {
@@ -157,7 +159,17 @@ void after_swap(SwapScope& s) noexcept {
   f.swap_ns = s.t_call;
   f.return_ns = t_return;
   f.value = s.tag == 0 ? -1 : static_cast<std::int64_t>(s.tag);
-  if (config().recording) push_record(f);
+  f.fc_ns = s.copy.fc_busy_ns;
+  f.fc_start_ns = s.copy.fc_start_ns;
+  f.fc_end_ns = s.copy.fc_end_ns;
+  f.as_start_ns = s.copy.as_start_ns;
+  f.as_end_ns = s.copy.as_end_ns;
+  if (s.defer) {
+    s.defer->record = f;
+    s.defer->held = config().recording;
+  } else if (config().recording) {
+    push_record(f);
+  }
   if (ctx.overlay) overlay_after_swap(ctx, t_return);
   // After the frame's own record, so the writer always sees a frame before its GPU result.
   ctx.gpu.collect(gpu_result_pusher(ctx));
@@ -184,8 +196,14 @@ void before_destroy(void* context) noexcept {
 }
 
 void before_display_close(void* display) noexcept {
+  // Offloaded frames still waiting for their copy reach X while it is there.
+  if (offload_on()) offload_display_closing(display);
   ContextState* current = current_context();
   if (!current || current->api != Api::glx) return;
+  if (offload_on()) {
+    if (offload_current_display() == display) before_destroy(current->key.load(std::memory_order_relaxed));
+    return;
+  }
   static std::atomic<decltype(&::glXGetCurrentDisplay)> get_display{nullptr};
   auto fn = resolve(get_display, "glXGetCurrentDisplay", "gl");
   // Closing the display of the current context tears that context down with it.

@@ -3,15 +3,34 @@
 #pragma once
 #include <cstdint>
 
+#include "core/hook_record.h"
 #include "hook/context_registry.h"
 
 namespace pictor::hook {
+
+// An offloaded frame's copy (FC) and put into X (AS), CLOCK_MONOTONIC ns; -1 = did not happen.
+struct CopyTimes {
+  std::int64_t fc_start_ns = -1;
+  std::int64_t fc_end_ns = -1;
+  std::int64_t fc_busy_ns = -1;  // the app thread's time in the copy (all its parts)
+  std::int64_t as_start_ns = -1;
+  std::int64_t as_end_ns = -1;
+};
+
+// A frame record held back until its copy has ended (PICTOR_FRAME_COPY=async): after_swap
+// fills it, the copy pushes it with its times (frame_copy.cpp).
+struct DeferredFrame {
+  HookRecord record;
+  bool held = false;
+};
 
 struct SwapScope {
   ContextState* ctx = nullptr;
   std::int64_t t_call = 0;
   bool gpu_timed = false;
   std::uint64_t tag = 0;  // the input tag this frame carries (0: no input read yet)
+  CopyTimes copy;                  // offload: this frame's copy, when it ended within the swap
+  DeferredFrame* defer = nullptr;  // offload async: where the record waits for its copy
 };
 
 // Before the real swap: timestamp, end this frame's GPU query (marker drawing goes here too).

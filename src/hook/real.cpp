@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "hook/hooks.h"
+#include "hook/offload.h"
 
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
@@ -52,6 +53,8 @@ void* library_handle(const char* library) noexcept {
 }
 
 void* gl_proc(Api api, const char* name) noexcept {
+  // Offloaded, a GLX context is an EGL one: its GL entry points come from EGL (docs/offload.md).
+  if (api == Api::glx && offload_on()) return offload_gl_proc(name);
   if (api == Api::egl) {
     auto gpa = PICTOR_REAL(eglGetProcAddress, egl);
     return gpa ? reinterpret_cast<void*>(gpa(name)) : nullptr;

@@ -23,6 +23,7 @@
 #include "core/record_ring.h"
 #include "hook/config.h"
 #include "hook/input_tracker.h"
+#include "hook/offload.h"
 
 namespace pictor::hook {
 namespace {
@@ -34,6 +35,9 @@ constexpr std::int64_t kGpuWaitNs = 50'000'000;
 // 50 wake-ups a second (one per ~26 frames at 1 300 FPS), each a nanosleep and one write per
 // file with new rows: the writer's CPUs compete with llvmpipe's threads on small machines.
 constexpr auto kDrainPeriod = std::chrono::milliseconds(20);
+// GPU results kept for frames whose record has not come yet (async offload holds a frame's
+// record until its copy ends, a few frames at most); a bound so a lost record cannot grow it.
+constexpr std::size_t kMaxEarlyGpu = 64;
 
 struct Row {
   HookRecord frame;
@@ -44,6 +48,10 @@ struct CtxRows {
   std::int64_t prev_swap_ns = -1;
   std::int64_t prev_return_ns = -1;
   std::deque<Row> waiting;
+  // GPU results that came before their frame's record: an offloaded frame copied with
+  // PICTOR_FRAME_COPY=async is pushed when its copy ends, a swap or more after its query did.
+  std::map<std::uint64_t, std::int64_t> early_gpu;
+  std::int64_t last_frame = -1;  // the newest frame record received
 };
 
 class Writer {
@@ -87,7 +95,14 @@ class Writer {
     while (ring.pop(r)) {
       if (r.kind == HookRecordKind::frame) {
         auto& ctx = contexts_[r.ctx];
-        ctx.waiting.push_back(Row{r, -1});
+        std::int64_t gpu_ns = -1;
+        if (!ctx.early_gpu.empty()) {
+          if (auto it = ctx.early_gpu.find(r.frame); it != ctx.early_gpu.end()) gpu_ns = it->second;
+          // Frames come in order: results of this frame and older ones are no longer awaited.
+          ctx.early_gpu.erase(ctx.early_gpu.begin(), ctx.early_gpu.upper_bound(r.frame));
+        }
+        ctx.waiting.push_back(Row{r, gpu_ns});
+        ctx.last_frame = static_cast<std::int64_t>(r.frame);
       } else if (r.kind == HookRecordKind::input) {
         input_line(r);
       } else if (r.kind == HookRecordKind::gpu) {
@@ -95,6 +110,8 @@ class Writer {
         auto& ctx = contexts_[r.ctx];
         for (auto& row : ctx.waiting)
           if (row.frame.frame == r.frame) row.gpu_ns = r.value;
+        if (static_cast<std::int64_t>(r.frame) > ctx.last_frame && ctx.early_gpu.size() < kMaxEarlyGpu)
+          ctx.early_gpu[r.frame] = r.value;
       }
     }
     const std::int64_t now = monotonic_ns();
@@ -119,7 +136,12 @@ class Writer {
     const auto dropped = ring.dropped();
     const auto motion = motion_events();
     const auto losses = loss_signature();
-    if (dropped != reported_drops_ || info_dirty_ || motion != reported_motion_ || losses != reported_losses_) {
+    // The offload counters change every frame: hook.json takes them when it is rewritten anyway,
+    // and at the end.
+    const auto puts = offload_frames_put();
+    if (dropped != reported_drops_ || info_dirty_ || motion != reported_motion_ || losses != reported_losses_ ||
+        (final && puts != reported_puts_)) {
+      reported_puts_ = puts;
       reported_drops_ = dropped;
       reported_motion_ = motion;
       reported_losses_ = losses;
@@ -177,6 +199,12 @@ class Writer {
     append_ms(out, f.fc_ns);
     out += ',';
     if (f.value >= 0) append_int(out, f.value);
+    out += ',';
+    append_ms(out, f.as_start_ns >= 0 && f.as_end_ns >= f.as_start_ns ? f.as_end_ns - f.as_start_ns : -1);
+    for (const std::int64_t ns : {f.fc_start_ns, f.fc_end_ns, f.as_start_ns, f.as_end_ns}) {
+      out += ',';
+      if (ns >= 0) append_int(out, ns);
+    }
     out += '\n';
     ctx.prev_swap_ns = f.swap_ns;
     ctx.prev_return_ns = f.return_ns;
@@ -276,7 +304,7 @@ class Writer {
              "\", \"gpu_timer\": \"" + json_escape(gpu_timer_) +
              "\", \"records_dropped\": " + std::to_string(reported_drops_) +
              ", \"motion_events_read\": " + std::to_string(reported_motion_) +
-             ", \"marker\": " + (config().marker ? "true" : "false") + ", \"files\": {";
+             ", \"marker\": " + (config().marker ? "true" : "false") + offload_json() + ", \"files\": {";
       bool first = true;
       for (const auto& [name, schema] : {std::pair{&frames_name_, csv_files::kFrames.schema},
                                          std::pair{&gpu_name_, csv_files::kGpu.schema},
@@ -315,6 +343,7 @@ class Writer {
   bool open_failed_ = false, inputs_failed_ = false, closed_ = false, info_written_ = false;
   std::uint64_t reported_drops_ = 0;
   std::uint64_t reported_motion_ = 0;
+  std::uint64_t reported_puts_ = 0;
   std::pair<std::uint64_t, std::uint64_t> reported_losses_{0, 0};
   std::mutex info_mutex_;
   bool info_dirty_ = false;

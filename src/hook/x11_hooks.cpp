@@ -6,6 +6,7 @@
 #include "hook/config.h"
 #include "hook/hooks.h"
 #include "hook/input_tracker.h"
+#include "hook/offload.h"
 #include "hook/real.h"
 
 using namespace pictor::hook;
@@ -35,6 +36,9 @@ void note(const XEvent* ev) noexcept {
     detail = ev->xbutton.button;
     time = ev->xbutton.time;
   } else if (type != MotionNotify) {
+    // The memo strategy's window geometry (docs/offload.md): the resizes the app hears about.
+    if (type == ConfigureNotify && offload_on())
+      offload_note_configure(ev->xconfigure.window, ev->xconfigure.width, ev->xconfigure.height);
     return;
   }
   // The low 16 bits of Xlib's serial are the XCB sequence: the same identity on both paths.

@@ -8,6 +8,7 @@
 
 #include "hook/config.h"
 #include "hook/input_tracker.h"
+#include "hook/offload.h"
 #include "hook/real.h"
 
 using namespace pictor::hook;
@@ -57,6 +58,11 @@ bool called_from_xlib(void* return_address) noexcept {
 void note(const xcb_generic_event_t* ev) noexcept {
   if (!ev) return;
   const int type = ev->response_type & 0x7f;
+  if (type == XCB_CONFIGURE_NOTIFY && offload_on()) {
+    const auto* c = reinterpret_cast<const xcb_configure_notify_event_t*>(ev);
+    offload_note_configure(c->window, c->width, c->height);
+    return;
+  }
   if (type < 2 || type > 6) return;
   // Key, button and motion events share this layout (xcb_key_press_event_t).
   const auto* k = reinterpret_cast<const xcb_key_press_event_t*>(ev);

@@ -191,6 +191,8 @@ nlohmann::json plan_message(const RunOptions& o) {
           {"driver", o.driver},
           {"marker", o.marker},
           {"overlay", o.overlay},
+          {"render", o.render},
+          {"frame_copy", o.frame_copy},
           {"adapter", o.adapter},
           {"vnc_quality", o.vnc_quality},
           {"vnc_subsampling", o.vnc_subsampling},
@@ -212,6 +214,8 @@ RunOptions options_from_plan(const nlohmann::json& m) {
     o.driver = m.value("driver", "");
     o.marker = m.value("marker", true);
     o.overlay = m.value("overlay", false);
+    o.render = m.value("render", "native");
+    o.frame_copy = m.value("frame_copy", "");
     o.adapter = m.value("adapter", "xvnc");
     o.vnc_quality = m.value("vnc_quality", 80);
     o.vnc_subsampling = m.value("vnc_subsampling", "4:2:0");

@@ -55,6 +55,10 @@ struct RunOptions {
   // RTT then stays unknown because the client cannot read tags).
   bool marker = true;
   bool overlay = false;               // --overlay: PICTOR_OVERLAY=1 for the app (docs/overlay.md)
+  // --render native|offload[:device=D] (docs/offload.md): offload has the interposer serve the
+  // app's GLX from EGL on a render device and copy every frame into the X server.
+  std::string render = "native";
+  std::string frame_copy;             // --frame-copy vgl|memo|async with offload; empty: vgl
   double grace_s = 2.0;               // SIGTERM → SIGKILL grace period
   // How often the resource sampler reads /proc, counters, GPU and power (resources.csv), 10 ms..10 s.
   double sample_interval_s = 0.1;

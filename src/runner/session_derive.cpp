@@ -86,6 +86,7 @@ Derived derive(const StackRecord& stack, nlohmann::json& summary, SessionWrites&
       series.session_end_ns = stack.end.end_ns;  // the time after the last frame up to here may be a stall
       d.frames = series.swap_ns.empty() ? (series.frame_ms.empty() ? 0 : series.frame_ms.size() + 1) : series.swap_ns.size();
       summary = analysis::summarize_session_frames(series, d.launch);
+      if (summary.is_object()) summary["render"] = render_json(plan.render);
       writes.json("summary.json", summary);
       const analysis::FrameSeries shown = analysis::figure_frames(series, d.launch);
       if (shown.frame_ms.size() >= 1) {

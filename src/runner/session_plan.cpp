@@ -1,6 +1,8 @@
 #include "runner/session_plan.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <fmt/format.h>
 
 #include "apps/scene.h"
@@ -19,6 +21,44 @@ std::string default_session_dir(const std::string& name) {
   std::string clean;
   for (char c : name) clean += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
   return "pictor-out/" + local_stamp_now() + "-" + clean.substr(0, 40);
+}
+
+RenderSpec parse_render(const std::string& render, const std::string& frame_copy) {
+  RenderSpec spec;
+  if (render == "offload" || render.rfind("offload:", 0) == 0) {
+    spec.offload = true;
+    if (render.size() > 8) {
+      const std::string option = render.substr(8);
+      if (option.rfind("device=", 0) != 0 || option.size() == 7)
+        throw UsageError("--render offload takes one option, device=D (an EGL device index, a DRM node or a vendor "
+                         "name; got '" + option + "')");
+      spec.device = option.substr(7);
+    }
+  } else if (render != "native") {
+    throw UsageError("unknown --render '" + render + "' (native, offload or offload:device=D)");
+  }
+  if (!frame_copy.empty()) {
+    if (!spec.offload) throw UsageError("--frame-copy is the copy of --render offload: add --render offload");
+    if (std::find(std::begin(kFrameCopies), std::end(kFrameCopies), frame_copy) == std::end(kFrameCopies))
+      throw UsageError("unknown --frame-copy '" + frame_copy + "' (vgl, memo or async)");
+  }
+  if (spec.offload) spec.frame_copy = frame_copy.empty() ? "vgl" : frame_copy;
+  return spec;
+}
+
+std::map<std::string, std::string> render_environment(const RenderSpec& spec) {
+  if (!spec.offload) return {};
+  std::map<std::string, std::string> env{{"PICTOR_RENDER", "offload"}, {"PICTOR_FRAME_COPY", spec.frame_copy}};
+  if (!spec.device.empty()) env["PICTOR_OFFLOAD_DEVICE"] = spec.device;
+  return env;
+}
+
+nlohmann::json render_json(const RenderSpec& spec) {
+  if (!spec.offload) return {{"mode", "native"}};
+  nlohmann::json j{{"mode", "offload"}, {"frame_copy", spec.frame_copy}};
+  // Only a device asked for: the one the interposer chose is in hook.json.
+  if (!spec.device.empty()) j["device"] = spec.device;
+  return j;
 }
 
 SessionPlan plan_session(const RunOptions& options) {
@@ -71,6 +111,11 @@ SessionPlan plan_session(const RunOptions& options) {
   if (options.vnc_quality < 1 || options.vnc_quality > 100)
     throw UsageError(fmt::format("--vnc-quality must be 1..100 (got {})", options.vnc_quality));
   if (options.vnc_frame_rate < 0) throw UsageError("--vnc-frame-rate must be positive");
+  plan.render = parse_render(options.render, options.frame_copy);
+  if (plan.render.offload && !options.hook)
+    throw UsageError("--render offload is served by the interposer: it cannot be combined with --no-hook");
+  if (plan.render.offload && !options.container.engine.empty())
+    throw UsageError("--render offload cannot run in --container yet: the container's root file system may have no EGL");
   if (!options.driver.empty()) {
     if (!options.hook) throw UsageError("--driver needs the interposer (drop --no-hook)");
     plan.driver = options.driver_factory ? options.driver_factory() : drivers::make_driver(options.driver);

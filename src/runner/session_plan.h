@@ -3,6 +3,9 @@
 // network emulation, the driver, the interposer libraries — so bad input is a UsageError while no
 // process exists yet. One plan per stack: N instances are N plans, a colocated pair two.
 #pragma once
+#include <nlohmann/json.hpp>
+
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +16,20 @@
 
 namespace pictor::runner {
 
+// --render and --frame-copy as the app's interposer takes them (docs/offload.md).
+struct RenderSpec {
+  bool offload = false;
+  std::string device;      // offload:device=D; empty: the first EGL device, else surfaceless
+  std::string frame_copy;  // offload: vgl, memo or async; empty when native
+};
+inline constexpr const char* kFrameCopies[] = {"vgl", "memo", "async"};
+// Throws UsageError naming the option for a value it does not know.
+RenderSpec parse_render(const std::string& render, const std::string& frame_copy);
+// The PICTOR_* variables that set it in the app (nothing for native).
+std::map<std::string, std::string> render_environment(const RenderSpec& spec);
+// run.json's and summary.json's "render": {"mode", "device", "frame_copy"}.
+nlohmann::json render_json(const RenderSpec& spec);
+
 struct SessionPlan {
   RunOptions options;                      // as given (options.out_dir is the stack's directory)
   std::string label;                       // "builtin:spin:objects=500", or the command's program
@@ -22,6 +39,7 @@ struct SessionPlan {
   bool use_netem = false;                  // --net-backend netem with something to emulate
   std::string hook_lib, proxy_hook_lib;    // empty when not preloaded
   std::unique_ptr<drivers::Driver> driver; // null: no client, no inputs
+  RenderSpec render;                       // --render / --frame-copy, checked
   // `pictor serve` runs this plan's server half: the client and its driver are on another host
   // (docs/two-hosts.md), so the stack starts no client; the driver only says what the app needs.
   bool server_half = false;

@@ -48,6 +48,7 @@ nlohmann::json initial_run_json(const SessionPlan& p) {
                      {"size", fmt::format("{}x{}", o.size.width, o.size.height)},
                      {"duration_requested_s", o.duration_s},
                      {"interposer", o.hook ? nlohmann::json(p.hook_lib) : nlohmann::json(nullptr)},
+                     {"render", render_json(p.render)},
                      {"machine", machine_info()},
                      {"start_time", iso_utc_now()},
                      {"status", "running"}};
@@ -91,6 +92,8 @@ SpawnOptions Stack::app_spawn() const {
     spawn.env["PICTOR_OUT"] = fs::absolute(dir_).string();
     if (plan_.driver && plan_.options.marker) spawn.env["PICTOR_MARKER"] = "1";
     if (plan_.options.overlay) spawn.env["PICTOR_OVERLAY"] = "1";
+    // The app's only: servers, proxies and viewers keep their own GL (docs/offload.md).
+    for (const auto& [name, value] : render_environment(plan_.render)) spawn.env[name] = value;
     // The interposer is also a Vulkan layer: a private implicit-layer manifest (docs/vulkan.md).
     for (const auto& [name, value] : vulkan_layer_environment()) spawn.env[name] = value;
   }
