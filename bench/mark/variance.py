@@ -10,7 +10,11 @@ and prints, per test:
     runs that is larger than within-run noise predicts (within / sqrt(ramps)) says the runs differ;
   * the first ramp against the others (mean change point of ramp 1 / mean of ramps 2..): a warm-up
     effect shows as a first ramp off the rest;
-  * how often the ramps reached the stage maximum and the test's bootstrap spread.
+  * how often the ramps reached the stage maximum and the test's bootstrap spread;
+  * the CPU probe (mark.json `disturbance.cpuProbeMs`: a fixed integer workload's thread CPU time
+    before and after each test): its mean per run, and the correlation (Pearson r) across runs of
+    each test's score with the CPU's speed (1 / probe) — a score that follows the probe moved
+    because the machine's CPU did, not the renderer.
 
 usage: bench/mark/variance.py DIR [DIR …]   (several DIRs are pooled as more iterations)
 """
@@ -31,6 +35,16 @@ def cv(values):
 
 def pct(v):
     return "-" if v is None else f"{100 * v:.1f} %"
+
+
+def correlation(xs, ys):
+    pairs = [(x, y) for x, y in zip(xs, ys) if x is not None and y is not None]
+    if len(pairs) < 3:
+        return "-"
+    try:
+        return f"{statistics.correlation([x for x, _ in pairs], [y for _, y in pairs]):+.2f}"
+    except statistics.StatisticsError:
+        return "-"
 
 
 def iterations(dirs):
@@ -56,16 +70,21 @@ def main(argv):
           ", ".join(f"{r['machine'].get('load_average_start', '-')}/{r['machine'].get('load_average_end', '-')}"
                     for _, r in runs))
     header = ("test", "scores", "run CV", "ramps/run", "ramp CV within", "ramp-mean CV between",
-              "expected between", "ramp1/rest", "spread (bootstrap)", "at max")
+              "expected between", "ramp1/rest", "spread (bootstrap)", "at max", "probe ms", "probe CV",
+              "r(score, speed)")
     rows = [header]
     suite = []
     for name in names:
         scores, within, means, first_ratio, spreads, at_max, n_ramps = [], [], [], [], [], 0, []
+        probes = []
         for _, r in runs:
             t = next((t for t in r["tests"] if t["name"] == name), None)
             if t is None:
                 continue
             scores.append(t.get("score"))
+            probe = (t.get("disturbance") or {}).get("cpuProbeMs") or {}
+            pair = [v for v in (probe.get("before"), probe.get("after")) if v is not None]
+            probes.append(statistics.fmean(pair) if pair else None)
             spreads.append(t.get("spread"))
             at_max += bool(t.get("stageMaxReached"))
             cps = [ramp["regression"]["changePoint"] for ramp in t.get("ramps", [])
@@ -90,12 +109,15 @@ def main(argv):
                      "-" if not first_ratio else f"{statistics.median(first_ratio):.2f}",
                      "-" if not [s for s in spreads if s is not None]
                      else pct(statistics.median([s for s in spreads if s is not None])),
-                     f"{at_max}/{len(scores)}"))
+                     f"{at_max}/{len(scores)}",
+                     " ".join("-" if p is None else f"{p:.1f}" for p in probes),
+                     pct(cv(probes)),
+                     correlation(scores, [None if p is None else 1 / p for p in probes])))
     for _, r in runs:
         s = r.get("suite")
         suite.append(s["score"] if s else None)
     rows.append(("suite", " ".join("-" if s is None else f"{s:.1f}" for s in suite), pct(cv(suite)),
-                 "", "", "", "", "", "", ""))
+                 "", "", "", "", "", "", "", "", "", ""))
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(header))]
     for row in rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())

@@ -32,11 +32,21 @@ std::optional<double> later_ramps_cv(const std::vector<RampRecord>& ramps);
 // nullopt where the kernel does not report it.
 std::optional<double> cpu_steal_seconds();
 
+// The CPU's speed as this thread sees it: milliseconds of the thread's own CPU time
+// (CLOCK_THREAD_CPUTIME_ID) that a fixed chain of 2^23 dependent integer multiply-xorshift steps
+// takes (~20-30 ms on the 2-vCPU VMs here). Preemption inside the guest does not count (the
+// thread is not running); a vCPU the hypervisor runs slower or deschedules without reporting
+// steal does — which is what a rise of the same workload's time between two runs shows.
+// nullopt when the clock is unavailable.
+std::optional<double> cpu_probe_ms();
+
 // What one attempt of a test found.
 struct AttemptVerdict {
   std::optional<double> ramp_cv;
   bool disturbed = false;
   std::optional<double> cpu_steal_s;  // during the attempt
+  // cpu_probe_ms() just before and just after the attempt.
+  std::optional<double> cpu_probe_before_ms, cpu_probe_after_ms;
 };
 
 // Runs `attempt` until it returns an undisturbed verdict or `retries` more attempts are spent.

@@ -58,7 +58,9 @@ json test_to_json(const TestResult& t, double fps) {
   const auto verdict_json = [](const AttemptVerdict& v) {
     return json{{"laterRampsCv", v.ramp_cv ? json(*v.ramp_cv) : json(nullptr)},
                 {"disturbed", v.disturbed},
-                {"cpuStealS", v.cpu_steal_s ? json(*v.cpu_steal_s) : json(nullptr)}};
+                {"cpuStealS", v.cpu_steal_s ? json(*v.cpu_steal_s) : json(nullptr)},
+                {"cpuProbeMs", {{"before", v.cpu_probe_before_ms ? json(*v.cpu_probe_before_ms) : json(nullptr)},
+                                {"after", v.cpu_probe_after_ms ? json(*v.cpu_probe_after_ms) : json(nullptr)}}}};
   };
   json disturbance = verdict_json(t.verdict);
   disturbance["threshold"] = kDisturbedRampCv;

@@ -18,15 +18,27 @@ namespace pictor::test {
 
 namespace {
 
+fs::path temp_root_path() { return fs::temp_directory_path() / ("pictor-db-test-" + std::to_string(::getpid())); }
+
 fs::path temp_root() {
   static const fs::path root = [] {
-    const fs::path p = fs::temp_directory_path() / ("pictor-db-test-" + std::to_string(::getpid()));
+    const fs::path p = temp_root_path();
     fs::remove_all(p);
     fs::create_directories(p);
     return p;
   }();
   return root;
 }
+
+// Every test process (CTest runs each test in its own) removes its directory when it ends.
+struct RemoveTempRoot : ::testing::Environment {
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(temp_root_path(), ec);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const remove_temp_root =
+    ::testing::AddGlobalTestEnvironment(new RemoveTempRoot);
 
 std::string fresh_sqlite() {
   static int n = 0;

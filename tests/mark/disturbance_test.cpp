@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <vector>
 
 namespace pictor::mark {
@@ -44,8 +45,15 @@ TEST(Disturbance, TooFewLaterRampsGiveNoVerdict) {
   EXPECT_FALSE(later_ramps_cv(ramps({10, 0, 0, 0})));  // no positive mean
 }
 
+AttemptVerdict verdict(double ramp_cv, bool disturbed) {
+  AttemptVerdict v;
+  v.ramp_cv = ramp_cv;
+  v.disturbed = disturbed;
+  return v;
+}
+
 TEST(Disturbance, ADisturbedAttemptIsRunAgainAndTheFirstQuietOneKept) {
-  const std::vector<AttemptVerdict> script = {{0.6, true, 3.0}, {0.1, false, 0.0}, {0.05, false, 0.0}};
+  const std::vector<AttemptVerdict> script = {verdict(0.6, true), verdict(0.1, false), verdict(0.05, false)};
   std::vector<AttemptVerdict> seen;
   std::size_t calls = 0;
   const auto keep = pick_attempt(2, [&] { return script[calls++]; }, seen);
@@ -56,7 +64,7 @@ TEST(Disturbance, ADisturbedAttemptIsRunAgainAndTheFirstQuietOneKept) {
 }
 
 TEST(Disturbance, EveryAttemptDisturbedKeepsTheLeastDisturbed) {
-  const std::vector<AttemptVerdict> script = {{0.6, true, {}}, {0.4, true, {}}, {0.9, true, {}}};
+  const std::vector<AttemptVerdict> script = {verdict(0.6, true), verdict(0.4, true), verdict(0.9, true)};
   std::vector<AttemptVerdict> seen;
   std::size_t calls = 0;
   EXPECT_EQ(pick_attempt(2, [&] { return script[calls++]; }, seen), 1U);
@@ -66,7 +74,7 @@ TEST(Disturbance, EveryAttemptDisturbedKeepsTheLeastDisturbed) {
 TEST(Disturbance, NoRetriesRunsOnceWhateverTheVerdict) {
   std::vector<AttemptVerdict> seen;
   std::size_t calls = 0;
-  EXPECT_EQ(pick_attempt(0, [&] { ++calls; return AttemptVerdict{0.9, true, {}}; }, seen), 0U);
+  EXPECT_EQ(pick_attempt(0, [&] { ++calls; return verdict(0.9, true); }, seen), 0U);
   EXPECT_EQ(calls, 1U);
 }
 
@@ -76,6 +84,18 @@ TEST(Disturbance, CpuStealIsReadFromProcStat) {
   ASSERT_TRUE(a);
   EXPECT_GE(*a, 0.0);
   EXPECT_GE(*cpu_steal_seconds(), *a);
+}
+
+TEST(Disturbance, TheCpuProbeTimesRealWorkInThreadCpuTime) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto ms = cpu_probe_ms();
+  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(ms);
+  // 2^23 dependent multiply-xorshift steps are at least ~3 cycles each: several milliseconds on
+  // any CPU of today; a chain the compiler had dropped would take microseconds.
+  EXPECT_GT(*ms, 2.0);
+  // The thread's CPU time never exceeds the wall time around it.
+  EXPECT_LE(*ms, wall_ms + 0.5);
 }
 
 }  // namespace
