@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "ic/model_quality.h"
 #include "ic/torch/tensors.h"
 
 namespace pictor::ic {
@@ -13,16 +14,26 @@ namespace pictor::ic {
 DetectorTargets detector_targets(const std::vector<const std::vector<Detection>*>& truth, const NetworkShape& shape) {
   const int gw = shape.grid_width(), gh = shape.grid_height();
   const auto b = static_cast<std::int64_t>(truth.size());
-  DetectorTargets t{torch::zeros({b, gh, gw}), torch::zeros({b, 4, gh, gw}), torch::zeros({b, gh, gw}, torch::kLong)};
+  DetectorTargets t{torch::zeros({b, gh, gw}), torch::zeros({b, 4, gh, gw}), torch::zeros({b, gh, gw}, torch::kLong),
+                    torch::zeros({b, gh, gw})};
   auto mask = t.mask.accessor<float, 3>();
   auto box = t.box.accessor<float, 4>();
   auto cls = t.cls.accessor<std::int64_t, 3>();
+  auto ignore = t.ignore.accessor<float, 3>();
   std::vector<float> area(static_cast<std::size_t>(gw * gh));
+  const auto min_w = static_cast<float>(kMinVisiblePx / shape.input_width);
+  const auto min_h = static_cast<float>(kMinVisiblePx / shape.input_height);
   for (std::int64_t i = 0; i < b; ++i) {
     std::fill(area.begin(), area.end(), -1.0f);
     for (const Detection& d : *truth[static_cast<std::size_t>(i)]) {
       const int gx = std::clamp(static_cast<int>(d.cx * static_cast<float>(gw)), 0, gw - 1);
       const int gy = std::clamp(static_cast<int>(d.cy * static_cast<float>(gh)), 0, gh - 1);
+      if (d.w < min_w || d.h < min_h) {
+        // Too small to see at the input: neither an object nor background to learn from.
+        if (mask[i][gy][gx] == 0.0f) ignore[i][gy][gx] = 1.0f;
+        continue;
+      }
+      ignore[i][gy][gx] = 0.0f;
       float& a = area[static_cast<std::size_t>(gy * gw + gx)];
       if (d.w * d.h <= a) continue;
       a = d.w * d.h;
@@ -42,8 +53,9 @@ DetectorLoss detector_loss(const torch::Tensor& pred, const DetectorTargets& t) 
   const torch::Tensor obj = pred.select(1, 0);
   const torch::Tensor bce = F::binary_cross_entropy_with_logits(obj, t.mask, F::BinaryCrossEntropyWithLogitsFuncOptions().reduction(torch::kNone));
   const torch::Tensor npos = t.mask.sum().clamp_min(1.0);
-  const torch::Tensor nneg = (1 - t.mask).sum().clamp_min(1.0);
-  const torch::Tensor l_obj = (bce * t.mask).sum() / npos + (bce * (1 - t.mask)).sum() / nneg;
+  const torch::Tensor neg = (1 - t.mask) * (1 - t.ignore);
+  const torch::Tensor nneg = neg.sum().clamp_min(1.0);
+  const torch::Tensor l_obj = (bce * t.mask).sum() / npos + (bce * neg).sum() / nneg;
   const torch::Tensor box = torch::sigmoid(pred.slice(1, 1, 5));
   const torch::Tensor l_box = 5.0 * ((box - t.box).pow(2) * t.mask.unsqueeze(1)).sum() / npos;
   const torch::Tensor ce = F::cross_entropy(pred.slice(1, 5), t.cls, F::CrossEntropyFuncOptions().reduction(torch::kNone));

@@ -15,8 +15,12 @@
 namespace pictor::ic {
 
 // YOLO targets: each box belongs to the cell holding its centre; of two in one cell the larger wins.
+// A box under kMinVisiblePx wide or high at the input (model_quality.h) is no target: its cell is
+// ignored (neither object nor background) unless a visible box claims it. Racing's far obstacles
+// are a fraction of a pixel; as targets they were 90 % of the obstacle boxes and pulled the box
+// sizes below what the near ones, the ones the teacher steers around, measure.
 struct DetectorTargets {
-  torch::Tensor mask, box, cls;  // [B,gh,gw] float, [B,4,gh,gw] float, [B,gh,gw] long
+  torch::Tensor mask, box, cls, ignore;  // [B,gh,gw] float, [B,4,gh,gw] float, [B,gh,gw] long, [B,gh,gw] float
 };
 DetectorTargets detector_targets(const std::vector<const std::vector<Detection>*>& truth, const NetworkShape& shape);
 
@@ -25,7 +29,8 @@ struct DetectorLoss {
   double obj = 0, box = 0, cls = 0;
 };
 // Objectness: positive and negative cells averaged separately (a frame has a few objects in
-// 144 cells; a plain mean would learn "nothing anywhere"). Box and class only on positive cells.
+// 144 cells; a plain mean would learn "nothing anywhere"); ignored cells in neither. Box and class
+// only on positive cells.
 DetectorLoss detector_loss(const torch::Tensor& pred, const DetectorTargets& t);
 
 // Phase "train detector": o.detector_steps Adam steps on o.batch frames drawn from

@@ -169,6 +169,8 @@ void record_provenance(ModelManifest& m, const TrainingSet& set, const TrainOpti
       {"policy_features", "half the windows: the trained detector's output; half: ground-truth labels (carried "
                           "over unlabelled frames), confidence uniform 0.5..1, centre jitter up to 1%, 5% of objects dropped"},
       {"detector_augmentation", "half the frames mirrored left-right; learning rate cosine 2e-3 -> 1e-4"},
+      {"detector_targets", fmt::format("boxes under {} px wide or high at the input are no targets: their cells are "
+                                       "ignored (neither object nor background)", kMinVisiblePx)},
       {"detector_seconds", det.seconds},
       {"policy_seconds", pol.seconds},
       {"seconds", seconds_since(t0)}};
