@@ -60,6 +60,10 @@ TEST_PACKAGES=(
   # --adapter xpra (xpra 3.1 needs Pillow, and PyGObject's cairo bridge to paint its windows);
   # like podman, optional stacks: the demo does not use them
   tigervnc-viewer xpra python3-pil python3-gi-cairo
+  # an SDL2 game offloaded (--render offload, docs/offload.md): Neverball, through its profile
+  # (profiles/neverball.profile; about 35 MB with its data); and an SFML one, Extreme Tux Racer
+  # (profiles/extremetuxracer.profile; about 45 MB with its data and SFML)
+  neverball extremetuxracer
   # the campaign test runs a real one-node Slurm cluster (slurmctld, slurmd, sbatch) with munge
   # authentication, all started by the test on loopback (docs/scale-out.md)
   slurm-wlm munge

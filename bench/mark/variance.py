@@ -14,7 +14,9 @@ and prints, per test:
   * the CPU probe (mark.json `disturbance.cpuProbeMs`: a fixed integer workload's thread CPU time
     before and after each test): its mean per run, and the correlation (Pearson r) across runs of
     each test's score with the CPU's speed (1 / probe) — a score that follows the probe moved
-    because the machine's CPU did, not the renderer.
+    because the machine's CPU did, not the renderer;
+  * the memory probe (`disturbance.memoryProbeMs`: summing a 64 MiB buffer, thread CPU time) the
+    same way: a score that follows it moved with the host's memory bandwidth.
 
 usage: bench/mark/variance.py DIR [DIR …]   (several DIRs are pooled as more iterations)
 """
@@ -71,12 +73,12 @@ def main(argv):
                     for _, r in runs))
     header = ("test", "scores", "run CV", "ramps/run", "ramp CV within", "ramp-mean CV between",
               "expected between", "ramp1/rest", "spread (bootstrap)", "at max", "probe ms", "probe CV",
-              "r(score, speed)")
+              "r(score, speed)", "mem probe ms", "mem probe CV", "r(score, mem speed)")
     rows = [header]
     suite = []
     for name in names:
         scores, within, means, first_ratio, spreads, at_max, n_ramps = [], [], [], [], [], 0, []
-        probes = []
+        probes, mem_probes = [], []
         for _, r in runs:
             t = next((t for t in r["tests"] if t["name"] == name), None)
             if t is None:
@@ -85,6 +87,9 @@ def main(argv):
             probe = (t.get("disturbance") or {}).get("cpuProbeMs") or {}
             pair = [v for v in (probe.get("before"), probe.get("after")) if v is not None]
             probes.append(statistics.fmean(pair) if pair else None)
+            mem = (t.get("disturbance") or {}).get("memoryProbeMs") or {}
+            pair = [v for v in (mem.get("before"), mem.get("after")) if v is not None]
+            mem_probes.append(statistics.fmean(pair) if pair else None)
             spreads.append(t.get("spread"))
             at_max += bool(t.get("stageMaxReached"))
             cps = [ramp["regression"]["changePoint"] for ramp in t.get("ramps", [])
@@ -112,12 +117,15 @@ def main(argv):
                      f"{at_max}/{len(scores)}",
                      " ".join("-" if p is None else f"{p:.1f}" for p in probes),
                      pct(cv(probes)),
-                     correlation(scores, [None if p is None else 1 / p for p in probes])))
+                     correlation(scores, [None if p is None else 1 / p for p in probes]),
+                     " ".join("-" if p is None else f"{p:.1f}" for p in mem_probes),
+                     pct(cv(mem_probes)),
+                     correlation(scores, [None if p is None else 1 / p for p in mem_probes])))
     for _, r in runs:
         s = r.get("suite")
         suite.append(s["score"] if s else None)
     rows.append(("suite", " ".join("-" if s is None else f"{s:.1f}" for s in suite), pct(cv(suite)),
-                 "", "", "", "", "", "", "", "", "", ""))
+                 "", "", "", "", "", "", "", "", "", "", "", "", ""))
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(header))]
     for row in rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())

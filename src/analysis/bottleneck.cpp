@@ -33,7 +33,11 @@ struct Group {
 std::vector<Group> rtt_groups(const BottleneckEvidence& e) {
   std::vector<Group> g;
   g.push_back({"app-logic-bound", "AL", {"AL_ms"}});
-  if (e.software_renderer) {
+  if (!e.frame_copy.empty()) {
+    // Offloaded: the swap call (AS) holds the copy out of the render device and the put into X;
+    // FC is timed inside it and not counted again.
+    g.push_back({"frame-copy-bound", "AS (copy+put)", {"AS_ms"}});
+  } else if (e.software_renderer) {
     g.push_back({"raster-bound", "RD+AS", {"AS_ms"}});
     g.push_back({"frame-copy-bound", "FC", {"FC_ms"}});
   } else {
@@ -91,10 +95,71 @@ struct Part {
   std::string verdict, text;
 };
 
+// A frame mostly spent outside the part Pictor times (`text` says which part): app logic when the
+// app's process is busy at a core, a wait (frame limiter, X server) when it is not, undetermined
+// without per-process CPU.
+Part outside_verdict(const BottleneckEvidence& e, const std::string& text, std::vector<std::string>& missing) {
+  if (e.resources_sampled) {
+    const double cpu = component_cpu(e, false);
+    if (std::isfinite(cpu) && cpu >= kBusyCorePct)
+      return {"app-logic-bound", text + fmt::format("; app at {:.0f} % of a core", cpu)};
+    if (std::isfinite(cpu))
+      return {"undetermined", text + fmt::format(" while the app uses {:.0f} % of a core: it waits (a frame limiter, "
+                                                 "or for the X server)", cpu)};
+  }
+  missing.push_back("per-process CPU (resources.csv) would tell app logic (a busy core) from a frame limiter's sleep");
+  return {"undetermined", text};
+}
+
+// Offloaded frames (docs/offload.md): the swap call holds the copy out of the render device (FC)
+// and the put into the X server (AS), not the rasterisation a native llvmpipe swap does, so a
+// frame splits into the copy and the rest, from the per-frame FC and AS.
+Part offload_frames_verdict(const BottleneckEvidence& e, std::vector<std::string>& evidence,
+                            std::vector<std::string>& missing) {
+  if (!std::isfinite(e.fc_ms_mean) || !std::isfinite(e.as_ms_mean)) {
+    missing.push_back("the offloaded frames' copy times (frames.csv fc_ms, as_ms; summary.json fc_ms, as_ms) would "
+                      "split each frame into the copy and the rest");
+    return {"undetermined", "the offloaded frames' copy is not timed"};
+  }
+  const double fc = std::clamp(e.fc_ms_mean / e.frame_ms_mean, 0.0, 1.0);
+  const double as = std::clamp(e.as_ms_mean / e.frame_ms_mean, 0.0, 1.0);
+  const double copy = std::min(1.0, fc + as);
+  evidence.push_back(fmt::format("offloaded frames (--frame-copy {}): {:.2f} ms mean, FC {:.2f} ms ({}), AS {:.2f} ms "
+                                 "({}), {} outside the copy and put",
+                                 e.frame_copy, e.frame_ms_mean, e.fc_ms_mean, pct(fc), e.as_ms_mean, pct(as), pct(1 - copy)));
+  const bool gpu_busy = std::isfinite(e.gpu_ms_mean) && e.gpu_ms_mean >= kFrameDominantShare * e.frame_ms_mean;
+  if (copy >= kFrameDominantShare) {
+    if (e.software_renderer) {
+      // A software device rasterises when the copy reads the frame: FC holds RD.
+      if (std::isfinite(e.gpu_ms_mean) && e.gpu_ms_mean >= kFrameDominantShare * e.fc_ms_mean)
+        return {"raster-bound", fmt::format("the copy is {} of each frame, and {:.2f} ms of its {:.2f} ms FC is the "
+                                            "renderer's (GPU timer): the read waits for rasterisation",
+                                            pct(copy), e.gpu_ms_mean, e.fc_ms_mean)};
+      missing.push_back("on a software device the copy's read waits for the rasteriser, so FC holds RD: the GPU timer "
+                        "(PICTOR_GPU_TIMING=1) or a hardware device would split them");
+      return {"frame-copy-bound", fmt::format("the frame copy (FC {}, on a software device with the wait for "
+                                              "rasterisation) and the put into X (AS {}) are {} of each frame",
+                                              pct(fc), pct(as), pct(copy))};
+    }
+    if (gpu_busy)
+      return {"raster-bound", fmt::format("GPU time {:.2f} ms of a {:.2f} ms frame", e.gpu_ms_mean, e.frame_ms_mean)};
+    return {"frame-copy-bound", fmt::format("the frame copy (FC {}) and the put into X (AS {}) are {} of each frame",
+                                            pct(fc), pct(as), pct(copy))};
+  }
+  if (1 - copy >= kFrameDominantShare) {
+    if (gpu_busy)
+      return {"raster-bound", fmt::format("GPU time {:.2f} ms of a {:.2f} ms frame", e.gpu_ms_mean, e.frame_ms_mean)};
+    return outside_verdict(e, fmt::format("{} of each frame is outside the frame copy and put (logic, GL submission)",
+                                          pct(1 - copy)), missing);
+  }
+  return {"mixed", fmt::format("FC+AS {} of each frame, {} outside", pct(copy), pct(1 - copy))};
+}
+
 // What bounds the frame rate: the split of each frame at the swap call.
 Part frames_verdict(const BottleneckEvidence& e, std::vector<std::string>& evidence, std::vector<std::string>& missing) {
   if (!std::isfinite(e.frame_ms_mean) || e.frame_ms_mean <= 0)
     return {"undetermined", "no frame times"};
+  if (!e.frame_copy.empty()) return offload_frames_verdict(e, evidence, missing);
   if (!std::isfinite(e.swap_call_ms_mean)) {
     missing.push_back("frames.csv has no swap_call_ms: the split of a frame at the swap call would decide");
     return {"undetermined", "the frames' swap calls are not timed"};
@@ -111,19 +176,9 @@ Part frames_verdict(const BottleneckEvidence& e, std::vector<std::string>& evide
                       "GPU busy: GPU utilisation (resources.csv) would decide");
     return {"undetermined", fmt::format("{} of each frame waits in the swap call", pct(inside))};
   }
-  if (1 - inside >= kFrameDominantShare) {
-    const std::string text = fmt::format("{} of each frame is outside the swap call (logic, GL submission)", pct(1 - inside));
-    if (e.resources_sampled) {
-      const double cpu = component_cpu(e, false);
-      if (std::isfinite(cpu) && cpu >= kBusyCorePct)
-        return {"app-logic-bound", text + fmt::format("; app at {:.0f} % of a core", cpu)};
-      if (std::isfinite(cpu))
-        return {"undetermined", text + fmt::format(" while the app uses {:.0f} % of a core: it waits (a frame limiter, "
-                                                   "or for the X server)", cpu)};
-    }
-    missing.push_back("per-process CPU (resources.csv) would tell app logic (a busy core) from a frame limiter's sleep");
-    return {"undetermined", text};
-  }
+  if (1 - inside >= kFrameDominantShare)
+    return outside_verdict(e, fmt::format("{} of each frame is outside the swap call (logic, GL submission)", pct(1 - inside)),
+                           missing);
   return {"mixed", fmt::format("{} of each frame inside the swap call, {} outside", pct(inside), pct(1 - inside))};
 }
 
@@ -157,6 +212,8 @@ nlohmann::json judge_bottleneck(const BottleneckEvidence& e) {
       evidence.push_back(fmt::format("RTT {:.1f} ms mean over {} matched inputs", e.rtt_mean_ms, e.matched));
     for (const Group& g : groups)
       if (g.share >= 0.05) evidence.push_back(fmt::format("{} {} of the RTT", g.label, pct(g.share)));
+    if (const auto fc = e.rtt_share.find("FC_ms"); !e.frame_copy.empty() && fc != e.rtt_share.end() && std::isfinite(fc->second))
+      evidence.push_back(fmt::format("FC (the response frames' copy, inside AS) {} of the RTT", pct(fc->second)));
     if (unattributed >= kUndecidedUnattributed) {
       rtt.text = fmt::format("{} of the RTT lies between timestamps Pictor does not have (unattributed)", pct(unattributed));
       missing.push_back("the stage timestamps that are missing (summary.json rtt_notes say which) would decide");
@@ -232,6 +289,13 @@ BottleneckEvidence bottleneck_evidence(const nlohmann::json& summary, const nloh
   e.fps_client = json_number(summary, {"fps_client"});
   e.fps_client_updates = json_number(summary, {"fps_client_updates"});
   e.gpu_ms_mean = json_number(summary, {"gpu_ms", "mean"});
+  // Offloaded (run.json render, or the summary's copy of it): the copy's strategy and FC, AS.
+  for (const nlohmann::json* where : {&run, &summary})
+    if (const nlohmann::json& r = json_at(*where, {"render"}); e.frame_copy.empty() && r.is_object() &&
+                                                               r.value("mode", "") == "offload")
+      e.frame_copy = r.value("frame_copy", std::string("vgl"));
+  e.fc_ms_mean = json_number(summary, {"fc_ms", "mean"});
+  e.as_ms_mean = json_number(summary, {"as_ms", "mean"});
   e.frame_ms_mean = json_number(summary, {"frame_ms", "mean"});
   std::string renderer;
   if (const auto& r = json_at(summary, {"rtt_partition", "gl_renderer"}); r.is_string()) renderer = r.get<std::string>();

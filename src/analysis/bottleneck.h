@@ -28,6 +28,12 @@ struct BottleneckEvidence {
   double frame_ms_mean = kUnknown;
   double swap_call_ms_mean = kUnknown;
   double gpu_ms_mean = kUnknown;
+  // --render offload (docs/offload.md): the copy strategy (vgl, memo, async; "" for native frames)
+  // and the per-frame means of the copy out of the render device (FC) and the put into the X
+  // server (AS), summary.json fc_ms.mean and as_ms.mean; NaN where unknown.
+  std::string frame_copy;
+  double fc_ms_mean = kUnknown;
+  double as_ms_mean = kUnknown;
   double fps_server = kUnknown;
   double fps_client = kUnknown;
   double fps_client_updates = kUnknown;  // remote: RFB updates per second

@@ -46,6 +46,11 @@ struct FrameSeries {
   // frames.csv; then session_end_note says why (analysis/session_end.h fills both).
   std::optional<int64_t> session_end_ns;
   std::string session_end_note;
+  // With --render offload (docs/offload.md): per *frame* (swap_ns.size() entries, the first frame
+  // included) the app thread's time in the frame copy (FC) and in the put into the X server (AS),
+  // in ms; NaN for a frame without one (a native frame). Empty when the source has no such column.
+  std::vector<double> fc_ms;
+  std::vector<double> as_ms;
 };
 
 }  // namespace pictor::analysis

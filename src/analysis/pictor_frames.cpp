@@ -25,6 +25,7 @@ struct FrameRow {
   int64_t frame = 0;
   int64_t swap_ns = 0;
   double gpu_ms = kUnknown;
+  double fc_ms = kUnknown, as_ms = kUnknown;
   std::size_t line = 0;
 };
 
@@ -76,6 +77,8 @@ FrameSeries read_pictor_frames(std::string_view text, const std::string& path) {
   const std::size_t c_swap = header->require("swap_ns");
   const auto c_ctx = header->find("ctx");
   const auto c_gpu = header->find("gpu_ms");
+  const auto c_fc = header->find("fc_ms");
+  const auto c_as = header->find("as_ms");
 
   // Rows grouped by context, contexts in order of first appearance.
   std::vector<std::string> ctx_order;
@@ -91,6 +94,9 @@ FrameSeries read_pictor_frames(std::string_view text, const std::string& path) {
     r.swap_ns = field_nonnegative_int64(row, *header, c_swap);
     // A timer query's elapsed time is unsigned: a negative GPU time is a damaged file.
     if (c_gpu) r.gpu_ms = field_optional_nonnegative(row, *header, *c_gpu).value_or(kUnknown);
+    // Durations on one clock: a negative one is a damaged file too.
+    if (c_fc) r.fc_ms = field_optional_nonnegative(row, *header, *c_fc).value_or(kUnknown);
+    if (c_as) r.as_ms = field_optional_nonnegative(row, *header, *c_as).value_or(kUnknown);
     const std::string ctx = c_ctx ? row.fields[*c_ctx] : std::string();
     auto [it, inserted] = by_ctx.try_emplace(ctx);
     if (inserted) ctx_order.push_back(ctx);
@@ -133,6 +139,9 @@ FrameSeries read_pictor_frames(std::string_view text, const std::string& path) {
   std::size_t first_gap_line = 0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     series.swap_ns.push_back(rows[i].swap_ns);
+    // Every frame was copied, the first one too: FC and AS are per frame, not per interval.
+    if (c_fc) series.fc_ms.push_back(rows[i].fc_ms);
+    if (c_as) series.as_ms.push_back(rows[i].as_ms);
     if (i == 0) continue;
     // Frame time comes from the swap timestamps, never from the file's own frame_ms column, so
     // the figures follow DESIGN 6 exactly whatever the writer rounded.

@@ -82,6 +82,9 @@ FrameSeries frames_from(const FrameSeries& series, std::int64_t start_ns) {
   cut(out.swap_ns);
   cut(out.frame_ms);
   cut(out.gpu_ms);
+  // fc_ms and as_ms are per frame like swap_ns: the first k frames were copied before play.
+  cut(out.fc_ms);
+  cut(out.as_ms);
   return out;
 }
 

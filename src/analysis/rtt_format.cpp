@@ -90,10 +90,16 @@ std::string format_rtt_summary(const nlohmann::json& summary) {
                        ms3(c["uncertainty_ms"]));
   }
   const bool vulkan = part.contains("api") && part["api"] == "Vulkan";
+  // No RD timer row with a count: the hook took no timer queries (its default on a software
+  // renderer, docs/environment.md PICTOR_GPU_TIMING).
+  const bool rd_timed = stages.is_object() && stages.contains("RD_ms") && stages["RD_ms"].is_object() &&
+                        stages["RD_ms"].value("n", 0) > 0;
   if (part.value("software_renderer", false))
     footnote += "; on " + part.value("gl_renderer", std::string("this software renderer")) +
-                (vulkan ? " the present call waits for the rasterisation (RD+AS)"
-                        : " the swap call rasterises (RD+AS) and the timer queries miss the raster threads");
+                (vulkan    ? " the present call waits for the rasterisation (RD+AS)"
+                 : rd_timed ? " the swap call rasterises (RD+AS) and the timer queries miss the raster threads"
+                            : " the swap call rasterises (RD+AS); its timer queries would miss the raster "
+                              "threads, so none are taken (PICTOR_GPU_TIMING=1 takes them)");
   out += footnote + "\n";
   if (summary.contains("fps_client") && summary["fps_client"].is_number())
     out += "Client FPS          " + num(summary["fps_client"]) + "\n";

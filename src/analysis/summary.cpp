@@ -2,6 +2,8 @@
 // Every definition is in docs/metrics.md; the arithmetic lives in stats.h and frame_metrics.h.
 #include "analysis/summary.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -49,6 +51,37 @@ nlohmann::json gpu_figures(const FrameSeries& series) {
       {"max", number(sorted.back())},
       {"kind", series.gpu_kind},
   };
+}
+
+// One per-frame duration of the frame copy (fc_ms or as_ms) as summary.json holds it; null when
+// no frame has one.
+nlohmann::json copy_figures(std::span<const double> per_frame) {
+  const std::vector<double> known = stats::known(per_frame);
+  if (known.empty()) return nullptr;
+  const std::vector<double> sorted = stats::sorted(known);
+  return {
+      {"n", known.size()},
+      {"mean", number(stats::mean(known))},
+      {"min", number(sorted.front())},
+      {"p50", number(stats::percentile_sorted(sorted, 50))},
+      {"p90", number(stats::percentile_sorted(sorted, 90))},
+      {"p99", number(stats::percentile_sorted(sorted, 99))},
+      {"max", number(sorted.back())},
+  };
+}
+
+// Why fc_ms or as_ms is null, or that they cover only some frames; null when every frame has both.
+nlohmann::json copy_note(const FrameSeries& series) {
+  if (series.fc_ms.empty() && series.as_ms.empty())
+    return "the input has no fc_ms/as_ms columns (not a Pictor frames.csv, or one written before --render "
+           "offload existed): the frame copy is unknown";
+  const std::size_t fc = stats::known(series.fc_ms).size(), as = stats::known(series.as_ms).size();
+  const std::size_t frames = series.swap_ns.size();
+  if (fc == 0 && as == 0)
+    return "no frame was copied: the app rendered natively (without --render offload its frames reach the X "
+           "server without a copy, and frames.csv leaves fc_ms and as_ms empty)";
+  if (fc == frames && as == frames) return nullptr;
+  return fmt::format("{} of {} frames have an fc_ms, {} an as_ms: the others were not copied", fc, frames, as);
 }
 
 // A session that stalls every second lists at most this many stalls (the count and total stay exact).
@@ -114,6 +147,9 @@ nlohmann::json summarize_frames(const FrameSeries& series) {
       {"stutter", nullptr},
       {"stalls", nullptr},
       {"gpu_ms", nullptr},
+      {"fc_ms", copy_figures(series.fc_ms)},
+      {"as_ms", copy_figures(series.as_ms)},
+      {"frame_copy_note", copy_note(series)},
       {"note", nullptr},
       {"input_notes", series.notes},
   };

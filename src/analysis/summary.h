@@ -10,7 +10,8 @@ namespace pictor::analysis {
 
 // Returns the frame part of summary.json: {"schema":1, "frames", "duration_s", "fps_avg",
 // "frame_ms":{mean,p50,p90,p95,p99,p999,max}, "low_1pct_fps_percentile", ..., "stutter":{...},
-// "gpu_ms": {...} or null}. Unknown values are null, never 0.
+// "gpu_ms": {...} or null, "fc_ms", "as_ms": {n,mean,min,p50,p90,p99,max} or null (offloaded
+// frames' copy and put), "frame_copy_note": why they are null, or null}. Unknown values are null, never 0.
 nlohmann::json summarize_frames(const FrameSeries& series);
 
 // Adds summary.json's `bottleneck` block (analysis/bottleneck.h): the verdict with its evidence,

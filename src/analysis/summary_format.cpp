@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <utility>
 
 #include "analysis/summary.h"
 #include "core/text.h"
@@ -135,6 +136,16 @@ std::string format_frame_summary(const nlohmann::json& s) {
   } else {
     line("GPU time (ms)", "unknown (not measured)");
   }
+  // The offloaded frames' copy (FC) and put into X (AS); one line saying why when there is none.
+  for (const auto& [key, label] : {std::pair{"fc_ms", "Frame copy FC (ms)"}, std::pair{"as_ms", "Put AS (ms)"}}) {
+    const nlohmann::json& c = s.value(key, nlohmann::json());
+    if (c.is_object())
+      line(label, fmt::format("mean {}  p50 {}  p90 {}  p99 {}  max {}  (n = {})", figure(c, "mean"), figure(c, "p50"),
+                              figure(c, "p90"), figure(c, "p99"), figure(c, "max"), figure(c, "n")));
+  }
+  if (!s.value("fc_ms", nlohmann::json()).is_object() && s.contains("frame_copy_note") &&
+      s["frame_copy_note"].is_string() && s.contains("render") && s["render"].is_object() && s["render"].value("mode", "") == "offload")
+    line("Frame copy", "unknown: " + s["frame_copy_note"].get<std::string>());
   if (s.contains("note") && s["note"].is_string()) line("Note", s["note"].get<std::string>());
   // What the adapter changes in how the figures read (a proxy's cap reached, a stock viewer's share).
   if (const nlohmann::json notes = s.value("adapter_notes", nlohmann::json()); notes.is_array())

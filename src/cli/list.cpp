@@ -40,7 +40,7 @@ std::string list_text(const std::string& what) {
     for (const auto& d : drivers::driver_infos()) out += entry(d.name, d.summary, d.options);
   }
   if (what.empty() || what == "adapters") {
-    out += "adapters (--adapter NAME):\n";
+    out += "adapters (--adapter NAME, or display:DISPLAY):\n";
     for (const auto& a : runner::adapter_infos()) out += entry(a.name, a.summary, a.options);
   }
   if (what.empty() || what == "net") {

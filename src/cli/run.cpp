@@ -157,6 +157,7 @@ void add_run(CLI::App& app, Context& ctx) {
               "  pictor run --driver scripted:rate=10 builtin:latency:delay_ms=30\n"
               "  pictor run --adapter xvnc --net delay=20ms --driver scripted builtin:latency\n"
               "  pictor run --render offload --frame-copy async --adapter xvnc --driver scripted builtin:racing\n"
+              "  pictor run --adapter display::0 --render offload:device=nvidia --driver scripted builtin:racing\n"
               "  pictor run --repeat 5 builtin:spin:objects=500 -d 5s\n"
               "  pictor run --instances 1,2,3,4 --adapter xvnc --driver scripted builtin:racing -d 10s");
   cmd->callback([args, &ctx, &app] {

@@ -329,7 +329,7 @@ std::unique_ptr<LocalClient> LocalClient::start(const LocalClientOptions& option
     if (!info) throw RunError(fmt::format("client: window {:#x} is not mapped on display '{}'", options.window, options.display));
     s.window = *info;
   } else {
-    s.window = wait_for_app_window(*s.x, options.window_timeout_s, options.app_running);
+    s.window = wait_for_app_window(*s.x, options.window_timeout_s, options.app_running, options.ignore_windows);
   }
   s.core->stats().window = s.window.id;
   XSelectInput(dpy, s.window.id, StructureNotifyMask);

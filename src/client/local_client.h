@@ -41,6 +41,9 @@ struct LocalClientOptions {
   // Nonzero: the window to drive, found by the caller (a viewer's window), instead of waiting for
   // the largest top-level one.
   unsigned long window = 0;
+  // Top-level windows that are not the app's (those a display Pictor did not start had before the
+  // app ran): passed over while waiting for the app's window.
+  std::vector<unsigned long> ignore_windows;
 };
 
 // What the client did; complete once stop() returned.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -127,8 +128,20 @@ std::optional<WindowInfo> window_info(XConnection& x, Window w) {
   return info;
 }
 
+std::vector<unsigned long> top_level_windows(XConnection& x) {
+  std::vector<unsigned long> out;
+  Window root_out = 0, parent = 0;
+  Window* children = nullptr;
+  unsigned count = 0;
+  if (XQueryTree(x.display(), DefaultRootWindow(x.display()), &root_out, &parent, &children, &count))
+    out.assign(children, children + count);
+  if (children) XFree(children);
+  return out;
+}
+
 WindowInfo wait_for_app_window(XConnection& x, double timeout_s,
-                               const std::function<bool()>& app_running) {
+                               const std::function<bool()>& app_running,
+                               const std::vector<unsigned long>& ignore) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   Display* dpy = x.display();
   const Window root = DefaultRootWindow(dpy);
@@ -139,6 +152,7 @@ WindowInfo wait_for_app_window(XConnection& x, double timeout_s,
     std::optional<WindowInfo> best;
     if (XQueryTree(dpy, root, &root_out, &parent, &children, &count)) {
       for (unsigned i = 0; i < count; ++i) {
+        if (std::find(ignore.begin(), ignore.end(), children[i]) != ignore.end()) continue;
         XWindowAttributes a{};
         if (!XGetWindowAttributes(dpy, children[i], &a)) continue;
         // Override-redirect windows are menus and tooltips, InputOnly ones have no pixels.

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace pictor::client {
 
@@ -54,7 +55,12 @@ std::optional<WindowInfo> window_info(XConnection& x, Window w);
 // child of the root) and returns it; the largest one when there are several. Polls every 20 ms
 // for at most timeout_s; `app_running` (optional) returning false ends the wait early.
 // Throws RunError naming the display and the cause.
+// `ignore`: windows passed over (they were there before the app started).
 WindowInfo wait_for_app_window(XConnection& x, double timeout_s,
-                               const std::function<bool()>& app_running);
+                               const std::function<bool()>& app_running,
+                               const std::vector<unsigned long>& ignore = {});
+
+// The root window's children now (mapped or not), in stacking order.
+std::vector<unsigned long> top_level_windows(XConnection& x);
 
 }  // namespace pictor::client

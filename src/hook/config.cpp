@@ -29,6 +29,7 @@ void load_config() noexcept {
     g_config.recording = true;
   }
   g_config.gpu_timing = env_flag("PICTOR_GPU_TIMING", true);
+  if (const char* t = std::getenv("PICTOR_GPU_TIMING"); t && *t) g_config.gpu_timing_forced = g_config.gpu_timing;
   g_config.marker = env_flag("PICTOR_MARKER", false);
   g_config.marker_blit = env_flag("PICTOR_MARKER_BLIT", true);
   if (const char* c = std::getenv("PICTOR_MARKER_CORNER"); c && *c) {

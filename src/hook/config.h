@@ -17,7 +17,10 @@ struct Config {
   // Directory the session files go to; empty = the hook only forwards (no recording).
   char out_dir[1024] = {};
   bool recording = false;
-  bool gpu_timing = true;   // PICTOR_GPU_TIMING=0 turns timer queries off
+  // PICTOR_GPU_TIMING: unset = on for a hardware renderer and off for a software one (whose
+  // timer queries do not hold its rasterisation: gpu_timer.h), 1 = on everywhere, 0 = off.
+  bool gpu_timing = true;
+  bool gpu_timing_forced = false;  // PICTOR_GPU_TIMING given and not 0: time software renderers too
   bool marker = false;      // PICTOR_MARKER=1 draws the tag marker into every frame
   bool marker_blit = true;  // PICTOR_MARKER_BLIT=0 keeps the scissored clears where a blit works
   int marker_corner = 0;    // PICTOR_MARKER_CORNER (tag::Corner as int), default bottom-left

@@ -85,18 +85,23 @@ static void marker_setup(ContextState& ctx, int major) noexcept {
 static void first_frame_setup(ContextState& ctx) noexcept {
   ctx.gpu_initialised = true;
   const Config& c = config();
-  if (c.recording && c.gpu_timing) ctx.gpu.init(ctx.api);
   // GL strings of the first context that swaps go to hook.json (run.json's renderer info).
   auto get_string = reinterpret_cast<GetStringFn>(gl_proc(ctx.api, "glGetString"));
   auto str = [&](GLenum e) {
     return get_string ? reinterpret_cast<const char*>(get_string(e)) : nullptr;
   };
+  const char* renderer = str(GL_RENDERER);
+  const bool software = !c.gpu_timing_forced && software_renderer(renderer);
+  if (c.recording && c.gpu_timing && !software) ctx.gpu.init(ctx.api);
   const int major = gl_major(str(GL_VERSION));
   if (c.recording && c.marker) marker_setup(ctx, major);
   if (c.overlay) overlay_setup(ctx, load_blit_fns(ctx.api), major);
   if (c.recording)
-    note_gl_info(str(GL_RENDERER), str(GL_VERSION), str(GL_VENDOR), ctx.api == Api::egl ? "EGL" : "GLX",
-                 c.gpu_timing ? ctx.gpu.reason() : "off (PICTOR_GPU_TIMING=0)");
+    note_gl_info(renderer, str(GL_VERSION), str(GL_VENDOR), ctx.api == Api::egl ? "EGL" : "GLX",
+                 !c.gpu_timing ? "off (PICTOR_GPU_TIMING=0)"
+                 : software    ? "off: a software renderer, whose timer queries end before it rasterises "
+                                 "(PICTOR_GPU_TIMING=1 times it anyway)"
+                               : ctx.gpu.reason());
 }
 
 // The marker goes into the back buffer just before the swap. The default bottom-left corner is

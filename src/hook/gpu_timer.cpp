@@ -7,6 +7,14 @@
 
 namespace pictor::hook {
 
+bool software_renderer(const char* r) noexcept {
+  if (!r) return false;
+  static const char* const kNames[] = {"llvmpipe", "softpipe", "Software Rasterizer", "SwiftShader"};
+  for (const char* name : kNames)
+    if (std::strstr(r, name)) return true;
+  return false;
+}
+
 bool GpuTimer::init(Api api) noexcept {
   if (state_ != State::unknown) return state_ == State::ok;
   state_ = State::unavailable;

@@ -9,6 +9,14 @@
 
 namespace pictor::hook {
 
+// A software rasteriser by its GL_RENDERER string (Mesa's llvmpipe and softpipe, its old
+// "Software Rasterizer", SwiftShader). Their timer queries are not the frame's render time:
+// llvmpipe bins a query's begin and end into every tile and rasterises after the end (its raster
+// threads run at the swap), so GL_TIME_ELAPSED holds command submission, while the query work
+// costs ~44 000 instructions a frame at 1280x720 (docs/performance.md). Timing is off there by
+// default (PICTOR_GPU_TIMING=1 forces it).
+bool software_renderer(const char* gl_renderer) noexcept;
+
 class GpuTimer {
  public:
   static constexpr int kSlots = 8;

@@ -19,7 +19,10 @@ const options::OptionSet& ic_driver_option_set() {
        o::number("settle", "crosshair models: ms after an input before a turn or press (default: the model's)")
            .within(0, 5000),
        o::word("fire", {"drawn", "box"}, "crosshair models: presses drawn, or clicked at boxes (default: box if settling)"),
-       o::count("seed", "the sampling generator's seed: same seed, same frames, same actions").or_default("1")},
+       o::count("seed", "the sampling generator's seed: same seed, same frames, same actions").or_default("1"),
+       o::integer("nice", "the client thread's nice value while the IC plays (negative needs CAP_SYS_NICE)")
+           .within(-20, 19)
+           .or_default("0")},
       ":,", "MODEL", "the model directory (`pictor train` wrote it)");
   return set;
 }
@@ -36,6 +39,7 @@ IcDriverOptions ic_driver_options(const options::Values& values) {
   o.settle_ms = values.optional_number("settle");
   o.fire = values.optional_choice_as<FireMode>("fire");
   o.seed = values.count("seed");
+  o.nice = static_cast<int>(values.integer("nice"));
   return o;
 }
 

@@ -38,6 +38,10 @@ struct IcDriverOptions {
   std::optional<double> settle_ms;  // crosshair turns' cadence; nullopt: the model's aim.interval_ms
   std::optional<FireMode> fire;     // nullopt: box for a model that settles and fired only at boxes
   std::uint64_t seed = 1;
+  // The client thread's nice value while the IC plays (setpriority on the thread, once, before
+  // its first frame); 0 leaves it as it is. A negative one needs CAP_SYS_NICE: refused, the
+  // thread keeps its priority and the driver report says why.
+  int nice = 0;
 };
 
 // The options of "ic:MODEL[,k=v...]", declared (core/options.h); `pictor list` shows their help.

@@ -45,9 +45,20 @@ bool LiveKey::want(float p, bool down, double elapsed_s, std::uint64_t presses) 
     hold_ = release_ = kNever;
     return false;
   }
+  // The press cap (LiveParams): this far ahead of the teacher's count, the key changes state only
+  // once the state has lasted `dwell` × the teacher's mean hold (f / rate) or gap ((1 - f) / rate).
+  now_ = elapsed_s;
+  const bool capped = surplus(elapsed_s, presses) >= params_.max_ahead && target_.presses_per_s > 0;
+  const auto capped_want = [&](bool w) {
+    if (!capped || w == down) return w;
+    const double mean_dwell = (down ? f : 1 - f) / target_.presses_per_s;
+    if (elapsed_s - changed_at_ >= params_.dwell * mean_dwell) return w;
+    ++held_back_;
+    return down;
+  };
   if (f >= 1 || ring_.size() < params_.warmup) {
     hold_ = release_ = bounded_threshold(offline_, f);
-    return value >= hold_;
+    return capped_want(value >= hold_);
   }
   const double c = f;
   // Ahead of the teacher's count: a band around that quantile, as wide as the surplus asks and
@@ -57,15 +68,21 @@ bool LiveKey::want(float p, bool down, double elapsed_s, std::uint64_t presses) 
                      std::min({params_.max_band, c / 2, 1 - c}));
   hold_ = top_fraction_threshold(ring_, c - band_, scratch_);
   release_ = band_ > 0 ? top_fraction_threshold(ring_, c + band_, scratch_) : hold_;
-  return value >= (down ? release_ : hold_);
+  return capped_want(value >= (down ? release_ : hold_));
 }
 
 double LiveKey::repress_factor(double elapsed_s, std::uint64_t presses) const {
   if (!target_.known()) return 1.0;
-  return std::min(params_.max_factor, std::exp(-params_.repress_gain * surplus(elapsed_s, presses)));
+  const double ahead = surplus(elapsed_s, presses);
+  if (ahead >= params_.max_ahead) return 0.0;  // the press cap
+  return std::min(params_.max_factor, std::exp(-params_.repress_gain * ahead));
 }
 
 void LiveKey::observe(bool down) {
+  if (down != last_down_) {
+    last_down_ = down;
+    changed_at_ = now_;
+  }
   ++frames_;
   frames_down_ += down ? 1 : 0;
 }
@@ -83,7 +100,8 @@ nlohmann::json LiveKey::report(double elapsed_s, std::uint64_t presses) const {
           {"release_threshold", known(release_ >= 0, release_)},
           {"band", live ? json(band_) : json(nullptr)},
           {"repress_factor", repress_factor(elapsed_s, presses)},
-          {"frames", frames_}};
+          {"frames", frames_},
+          {"held_back", live ? json(held_back_) : json(nullptr)}};
 }
 
 }  // namespace pictor::ic

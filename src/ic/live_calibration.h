@@ -35,6 +35,15 @@ struct LiveParams {
   // max_factor: behind the teacher, more re-presses; ahead, fewer.
   double repress_gain = 0.35;
   double max_factor = 8.0;
+  // The press cap: a key this many presses ahead of the teacher's count by now is pressed or
+  // released only once its state has lasted `dwell` times the teacher's mean hold (held share /
+  // presses per second) or mean gap ((1 - share) / presses per second), and is not re-pressed:
+  // the band alone let a probability that hovers at its quantile press two to three times the
+  // teacher's rate (docs/performance.md, "Intelligent client, every time"). While capped a key
+  // presses at most at the teacher's rate / dwell; both dwells scaled alike keep the share (a
+  // cap that only kept the key up lowered it by a third in the tests).
+  double max_ahead = 2.0;
+  double dwell = 0.75;
 };
 
 // The threshold t such that round(fraction × n) of `values` are >= t: the k-th largest value
@@ -59,8 +68,9 @@ class LiveKey {
 
   bool live() const { return target_.known(); }
   // target_held_share, held_share (frames observed down / observed), target_presses_per_minute,
-  // hold_threshold and release_threshold (the last ones used), band, repress_factor, frames;
-  // null where unknown.
+  // hold_threshold and release_threshold (the last ones used), band, repress_factor, frames,
+  // held_back (frames the press cap kept the key in its state against the threshold); null
+  // where unknown.
   nlohmann::json report(double elapsed_s, std::uint64_t presses) const;
 
  private:
@@ -73,7 +83,9 @@ class LiveKey {
   std::size_t next_ = 0;
   std::vector<float> scratch_;
   double hold_ = -1, release_ = -1, band_ = 0;
-  std::uint64_t frames_ = 0, frames_down_ = 0;
+  std::uint64_t frames_ = 0, frames_down_ = 0, held_back_ = 0;
+  double now_ = 0, changed_at_ = 0;  // the last want()'s time; when the observed state last changed
+  bool last_down_ = false;
 };
 
 }  // namespace pictor::ic

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <ctime>
+#include <memory>
+#include <new>
 
 #include "core/files.h"
 #include "mark/stats.h"
@@ -40,6 +42,27 @@ std::optional<double> cpu_probe_ms() {
     x ^= x >> 29;
   }
   asm volatile("" : : "r"(x));
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b) != 0) return std::nullopt;
+  return static_cast<double>(b.tv_sec - a.tv_sec) * 1e3 + static_cast<double>(b.tv_nsec - a.tv_nsec) / 1e6;
+}
+
+std::optional<double> memory_probe_ms() {
+  constexpr std::size_t kWords = (std::size_t{64} << 20) / sizeof(std::uint64_t);
+  static const std::unique_ptr<std::uint64_t[]> buffer = [] {
+    std::unique_ptr<std::uint64_t[]> b(new (std::nothrow) std::uint64_t[kWords]);
+    if (b)
+      for (std::size_t i = 0; i < kWords; ++i) b[i] = i * 0x9e3779b97f4a7c15ULL;
+    return b;
+  }();
+  if (!buffer) return std::nullopt;
+  timespec a{}, b{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a) != 0) return std::nullopt;
+  std::uint64_t sum = 0;
+  for (int pass = 0; pass < 4; ++pass) {
+    const std::uint64_t* p = buffer.get();
+    for (std::size_t i = 0; i < kWords; ++i) sum += p[i];
+    asm volatile("" : "+r"(sum) : : "memory");  // each pass reads the buffer again
+  }
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b) != 0) return std::nullopt;
   return static_cast<double>(b.tv_sec - a.tv_sec) * 1e3 + static_cast<double>(b.tv_nsec - a.tv_nsec) / 1e6;
 }

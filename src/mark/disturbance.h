@@ -40,6 +40,14 @@ std::optional<double> cpu_steal_seconds();
 // nullopt when the clock is unavailable.
 std::optional<double> cpu_probe_ms();
 
+// The memory system's speed as this thread sees it: milliseconds of thread CPU time that summing
+// a 64 MiB buffer (far beyond any last-level cache here) four times takes, ~20-40 ms here.
+// llvmpipe's rasterisation streams the framebuffer and its textures through memory, so a host
+// whose other guests saturate the memory bus can slow the renderer while the integer probe above
+// stays flat; a rise of this one between runs shows it. The buffer is allocated and touched once
+// per process (its page faults are not timed). nullopt when the clock or the memory is unavailable.
+std::optional<double> memory_probe_ms();
+
 // What one attempt of a test found.
 struct AttemptVerdict {
   std::optional<double> ramp_cv;
@@ -47,6 +55,8 @@ struct AttemptVerdict {
   std::optional<double> cpu_steal_s;  // during the attempt
   // cpu_probe_ms() just before and just after the attempt.
   std::optional<double> cpu_probe_before_ms, cpu_probe_after_ms;
+  // memory_probe_ms() just before and just after the attempt.
+  std::optional<double> memory_probe_before_ms, memory_probe_after_ms;
 };
 
 // Runs `attempt` until it returns an undisturbed verdict or `retries` more attempts are spent.

@@ -222,6 +222,7 @@ std::vector<MarkResult> run_mark_iterations(const MarkOptions& options,
       const std::size_t keep = pick_attempt(judged ? options.retry_disturbed : 0, [&] {
         const auto steal_before = cpu_steal_seconds();
         const auto probe_before = cpu_probe_ms();
+        const auto memory_before = memory_probe_ms();
         const int attempt = static_cast<int>(attempts.size()) + 1;
         attempts.push_back(run_test(tests[static_cast<std::size_t>(i)], options, fps, it.stage, display, it.machine,
                                     i + 1, count, [&](const Progress& p) {
@@ -233,6 +234,8 @@ std::vector<MarkResult> run_mark_iterations(const MarkOptions& options,
         AttemptVerdict v;
         v.cpu_probe_before_ms = probe_before;
         v.cpu_probe_after_ms = cpu_probe_ms();
+        v.memory_probe_before_ms = memory_before;
+        v.memory_probe_after_ms = memory_probe_ms();
         if (judged) v.ramp_cv = later_ramps_cv(attempts.back().ramps);
         v.disturbed = v.ramp_cv && *v.ramp_cv > kDisturbedRampCv;
         if (steal_before && steal_after) v.cpu_steal_s = *steal_after - *steal_before;

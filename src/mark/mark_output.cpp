@@ -60,7 +60,10 @@ json test_to_json(const TestResult& t, double fps) {
                 {"disturbed", v.disturbed},
                 {"cpuStealS", v.cpu_steal_s ? json(*v.cpu_steal_s) : json(nullptr)},
                 {"cpuProbeMs", {{"before", v.cpu_probe_before_ms ? json(*v.cpu_probe_before_ms) : json(nullptr)},
-                                {"after", v.cpu_probe_after_ms ? json(*v.cpu_probe_after_ms) : json(nullptr)}}}};
+                                {"after", v.cpu_probe_after_ms ? json(*v.cpu_probe_after_ms) : json(nullptr)}}},
+                {"memoryProbeMs",
+                 {{"before", v.memory_probe_before_ms ? json(*v.memory_probe_before_ms) : json(nullptr)},
+                  {"after", v.memory_probe_after_ms ? json(*v.memory_probe_after_ms) : json(nullptr)}}}};
   };
   json disturbance = verdict_json(t.verdict);
   disturbance["threshold"] = kDisturbedRampCv;

@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "core/preload.h"
 #include "runner/container.h"
+#include "runner/display_adapter.h"
 #include "runner/process.h"
 #include "runner/stream_adapter.h"
 #include "runner/viewer_adapter.h"
@@ -412,7 +413,11 @@ const std::vector<AdapterInfo>& adapter_infos() {
       info("x11vnc", "the app on a private Xvfb served by x11vnc; Pictor's RFB client connects over loopback"),
       info("stream", "the app on a private Xvfb, captured and sent as H.264 over RTP by GStreamer (--stream); Pictor's client decodes it"),
       info("vncviewer", "the app on TigerVNC's Xvnc, shown by TigerVNC's stock vncviewer on a client-side Xvfb; the local client plays the viewer's window"),
-      info("xpra", "the app on a private Xvfb served by the stock xpra server (H.264), shown by `xpra attach` on a client-side Xvfb; the local client plays xpra's window")};
+      info("xpra", "the app on a private Xvfb served by the stock xpra server (H.264), shown by `xpra attach` on a client-side Xvfb; the local client plays xpra's window"),
+      AdapterInfo{"display",
+                  "the app on an X server Pictor did not start (a desktop, an Xorg on a GPU, gamescope), left running as found; the client reads the display itself",
+                  options::OptionSet("adapter 'display'", {}, ":,", std::string("DISPLAY"),
+                                     "the X display, as DISPLAY names it (:0, :5.0, host:1); display::0 runs on :0")}};
   return infos;
 }
 
@@ -422,12 +427,14 @@ std::vector<std::string> adapter_names() {
   return names;
 }
 
-std::string require_adapter_name(std::string_view spec) {
+std::string require_adapter_name(std::string_view spec) { return parse_adapter_spec(spec).name; }
+
+AdapterChoice parse_adapter_spec(std::string_view spec) {
   const auto [name, args] = options::split_name(spec);
   for (const auto& a : adapter_infos()) {
     if (a.name != name) continue;
-    options::parse(a.options, args);
-    return name;
+    const options::Values values = options::parse(a.options, args);
+    return {name, values.leading()};
   }
   std::string known;
   for (const auto& n : adapter_names()) known += (known.empty() ? "" : ", ") + n;
@@ -455,6 +462,7 @@ std::unique_ptr<Adapter> start_adapter(std::string_view name, const AdapterOptio
   if (name == "stream") return start_stream_adapter(options);
   if (name == "vncviewer") return start_vncviewer_adapter(options);
   if (name == "xpra") return start_xpra_adapter(options);
+  if (name == "display") return start_display_adapter(options);
   require_adapter_name(name);  // throws: a name listed but not started above is a bug caught here
   throw UsageError("adapter '" + std::string(name) + "' cannot be started");
 }

@@ -40,6 +40,8 @@ struct AdapterOptions {
   // The JPEG quality the client asks for (--vnc-quality); a stock viewer (vncviewer) is given the
   // Tight quality level nearest to it.
   int vnc_quality = 80;
+  // --adapter display:DISPLAY: the X display, already running, that the app is started on.
+  std::string display;
 };
 
 // The client of an adapter that brings its own (stream), as the session drives it.
@@ -118,12 +120,14 @@ class Adapter {
   }
 };
 
-// Starts "local", "xvnc", "x11vnc", "stream", "vncviewer" or "xpra". Throws UsageError for an unknown name, RunError when a
-// server is missing or fails to start (with its log named); nothing is left running then.
+// Starts "local", "xvnc", "x11vnc", "stream", "vncviewer", "xpra" or "display" (which starts nothing: it opens
+// options.display). Throws UsageError for an unknown name, RunError when a server is missing or fails to start
+// (with its log named), or the display cannot be opened; nothing is left running then.
 std::unique_ptr<Adapter> start_adapter(std::string_view name, const AdapterOptions& options);
 
 // An adapter as data: its name, one line, and the options its spec "NAME[:k=v,...]" takes
-// (core/options.h; none of today's adapters takes one), for `pictor list` and the check below.
+// (core/options.h; `display` takes its X display as the leading value, the others nothing), for
+// `pictor list` and the check below.
 struct AdapterInfo {
   std::string name;
   std::string summary;
@@ -135,6 +139,13 @@ std::vector<std::string> adapter_names();
 // UsageError naming every known adapter unless NAME is one of adapter_names(), and, in
 // core/options.h's wording, for an option it does not declare or a bad value.
 std::string require_adapter_name(std::string_view spec);
+// The spec checked as require_adapter_name does, and what it says: the name and, for
+// `display:DISPLAY`, the display (empty for every other adapter).
+struct AdapterChoice {
+  std::string name;
+  std::string display;
+};
+AdapterChoice parse_adapter_spec(std::string_view spec);
 bool is_remote_adapter(std::string_view name);
 // Whether libpictor_proxyhook.so is preloaded into the adapter's proxy (the VNC servers; the
 // stream server times itself with pad probes).

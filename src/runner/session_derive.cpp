@@ -39,8 +39,10 @@ std::string server_died(const ServerEnd& cause, const std::vector<nlohmann::json
     after.push_back(is_app ? label : name);
   }
   const double at_s = static_cast<double>(cause.seen_ns - start) * 1e-9;
-  return fmt::format("{} died {:.1f} s into the session ({}){}; see {}; results so far are in {}", cause.name, at_s,
-                     cause.how, after.empty() ? "" : "; " + and_list(after) + " ended after it", cause.log, dir.string());
+  // A server Pictor did not start (--adapter display) has no log of Pictor's to point to.
+  return fmt::format("{} died {:.1f} s into the session ({}){}{}; results so far are in {}", cause.name, at_s, cause.how,
+                     after.empty() ? "" : "; " + and_list(after) + " ended after it",
+                     cause.log.empty() ? "" : "; see " + cause.log, dir.string());
 }
 
 // "builtin:spin stopped presenting frames 2.0 s into the 6.0 s session (no frame for the last
@@ -111,6 +113,7 @@ Derived derive(const StackRecord& stack, nlohmann::json& summary, SessionWrites&
                      {"captures", cs.captures},
                      {"markers_read", cs.markers_read},
                      {"capture_failures", cs.capture_failures},
+                     {"window_id", cs.window ? nlohmann::json(cs.window) : nlohmann::json(nullptr)},
                      {"notes", cs.notes},
                      {"driver_report", cs.driver_report},
                      {"failure", cs.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(cs.failure)}};

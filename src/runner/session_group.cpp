@@ -69,6 +69,11 @@ GroupResult run_group(const std::vector<GroupMember>& members, const GroupOption
     if (!names.insert(m.name).second) throw UsageError("two members are named '" + m.name + "'");
     plans.push_back(plan_session(m.options));
     remote = remote || plans.back().remote;
+    // Each local client takes the largest new window on its display: two apps on one display
+    // would be told apart by no one.
+    if (members.size() > 1 && plans.back().options.adapter == "display")
+      throw UsageError("--adapter display runs one app on the display: --instances and colocate need an adapter that "
+                       "starts a display per app (local, xvnc, ...)");
   }
   const RunOptions& first = members.front().options;
   const fs::path dir = claim_out_dir(options.out_dir, options.default_dir, options.force);

@@ -90,8 +90,11 @@ SessionPlan plan_session(const RunOptions& options) {
     throw UsageError(fmt::format("--duration must be between {} and {} (got {:g} s)", format_duration(kMinSessionS),
                                  format_duration(kMaxSessionS), options.duration_s));
   check_sample_interval(options.sample_interval_s);
-  // From here on the adapter is its name (`--adapter NAME:options` checked, none declared today).
-  plan.options.adapter = require_adapter_name(options.adapter);
+  // From here on the adapter is its name (`--adapter NAME:options` checked); display:DISPLAY's
+  // display is kept beside it.
+  const AdapterChoice adapter = parse_adapter_spec(options.adapter);
+  plan.options.adapter = adapter.name;
+  plan.display = adapter.display;
   check_adapter_options(plan.options.adapter, options.stream);
   plan.remote = is_remote_adapter(plan.options.adapter);
   if (!options.net.empty()) {

@@ -35,6 +35,7 @@ struct SessionPlan {
   std::string label;                       // "builtin:spin:objects=500", or the command's program
   std::vector<std::string> argv;           // what is spawned
   bool remote = false;                     // the adapter serves RFB (the client is the RFB client)
+  std::string display;                     // --adapter display:DISPLAY: that display; empty otherwise
   net::NetSpec net_spec;
   bool use_netem = false;                  // --net-backend netem with something to emulate
   std::string hook_lib, proxy_hook_lib;    // empty when not preloaded

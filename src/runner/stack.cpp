@@ -113,6 +113,7 @@ void Stack::start(Progress& progress, const std::function<void(Stack&)>& on_app)
   ao.net = plan_.net_spec;
   ao.net_backend = o.net_backend;
   ao.vnc_quality = o.vnc_quality;
+  ao.display = plan_.display;
   if (!o.container.engine.empty()) {
     // One container per stack, named after Pictor and the stack's directory so a leftover says
     // whose it is; the client stays outside and reaches it through the published port.
@@ -127,6 +128,8 @@ void Stack::start(Progress& progress, const std::function<void(Stack&)>& on_app)
   adapter_ = start_adapter(o.adapter, ao);
   run_["display"] = adapter_->display();
   if (plan_.remote) run_["proxy"] = adapter_->describe();
+  // A display Pictor did not start: which, and that it was left running (docs/remote.md).
+  if (o.adapter == "display") run_["display_server"] = adapter_->describe();
   if (plan_.driver) {
     // A held key must not auto-repeat: the X server would synthesise press/release pairs the
     // client never sent, each a tracked event for the interposer, and the app's count of tags
@@ -135,6 +138,7 @@ void Stack::start(Progress& progress, const std::function<void(Stack&)>& on_app)
     XAutoRepeatOff(x->display());
     XSync(x->display(), False);
     run_["keyboard_auto_repeat"] = false;
+    if (o.adapter == "display") windows_before_app_ = client::top_level_windows(*x);
   }
   std::optional<RfbEndpoint> served;  // where the adapter serves the display over RFB
   if (plan_.remote && (served = adapter_->rfb())) {
@@ -152,8 +156,10 @@ void Stack::start(Progress& progress, const std::function<void(Stack&)>& on_app)
     plan_.driver->attach(context);
   }
   const SpawnOptions spawn = app_spawn();
-  progress.note(fmt::format("pictor: running {} on {} {} for {:g} s", plan_.label,
-                            plan_.remote ? o.adapter : std::string("Xvfb"), adapter_->display(), o.duration_s));
+  const std::string where = plan_.remote            ? o.adapter
+                            : o.adapter == "display" ? std::string("the X server (not started by pictor) on")
+                                                     : std::string("Xvfb");
+  progress.note(fmt::format("pictor: running {} on {} {} for {:g} s", plan_.label, where, adapter_->display(), o.duration_s));
   start_ = monotonic_ns();
   app_ = container_ ? container_->spawn(spawn) : Process::spawn(spawn);
   if (on_app) on_app(*this);
@@ -186,6 +192,7 @@ void Stack::start_client(const std::optional<RfbEndpoint>& served) {
     co.app_running = [app] { return app->running(); };
     co.expect_marker = o.marker;
     co.window_timeout_s = o.window_timeout_s;
+    co.ignore_windows = windows_before_app_;
     client_ = wrap_client(client::LocalClient::start(co, std::move(plan_.driver)));
     return;
   }
@@ -296,6 +303,7 @@ void Stack::stop() {
   }
   netem_.reset();
   processes_ = adapter_->stop({"at the end of the session", start_});
+  if (plan_.options.adapter == "display") run_["display_server"] = adapter_->describe();
   remove_container();
   // The app's entry: why Pictor stopped it, or what had died before it ended by itself.
   processes_.push_back(process_status_json(*app_, {end_.stop_reason, start_},
@@ -311,6 +319,7 @@ void Stack::abort() {
   if (app_) app_->stop(0.5);
   std::vector<nlohmann::json> stopped;
   if (adapter_) stopped = adapter_->stop({"after a failed start", start_});
+  if (adapter_ && plan_.options.adapter == "display") run_["display_server"] = adapter_->describe();
   remove_container();
   if (app_) stopped.push_back(process_status_json(*app_, {"after a failed start", start_}));
   if (adapter_ || app_) run_["processes"] = stopped;

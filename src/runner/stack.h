@@ -115,6 +115,9 @@ class Stack {
   client::ClientStats client_stats_;
   StackEnd end_;
   std::int64_t start_ = 0;
+  // --adapter display: the top-level windows the display had before the app started (a desktop's,
+  // other apps'): none of them is the app's, whatever their size.
+  std::vector<unsigned long> windows_before_app_;
   bool inputs_finished_ = false, client_ended_noted_ = false;
   std::vector<nlohmann::json> processes_;
 };

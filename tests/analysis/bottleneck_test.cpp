@@ -134,6 +134,91 @@ TEST(Bottleneck, TheTerminalLineHasTheVerdictAndWhatWouldDecide) {
   EXPECT_EQ(format_bottleneck(nlohmann::json::object()), "");
 }
 
+// An offloaded llvmpipe session (docs/offload.md): the swap call holds the copy and the put, so it
+// no longer says where rasterisation happens; FC and AS do.
+BottleneckEvidence offloaded_session() {
+  BottleneckEvidence e = local_session();
+  e.matched = 0;
+  e.frame_copy = "vgl";
+  e.fc_ms_mean = 6;
+  e.as_ms_mean = 1.5;
+  return e;
+}
+
+TEST(Bottleneck, AnOffloadedFrameMostlyInTheCopyIsFrameCopyBoundNotRasterBound) {
+  BottleneckEvidence e = offloaded_session();
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "frame-copy-bound") << v.dump();
+  const std::string text = v["text"];
+  EXPECT_EQ(text.find("swap call"), std::string::npos) << "an offloaded swap call is the copy, not raster: " << text;
+  EXPECT_NE(text.find("FC 60 %"), std::string::npos) << text;
+  EXPECT_NE(text.find("AS 15 %"), std::string::npos) << text;
+  EXPECT_NE(text.find("75 % of each frame"), std::string::npos) << text;
+  EXPECT_TRUE(any_contains(v["evidence"], "--frame-copy vgl")) << v.dump();
+  // On a software device the read waits for the rasteriser: what would split FC is named.
+  EXPECT_TRUE(any_contains(v["missing"], "FC holds RD")) << v.dump();
+  // With the GPU timer showing most of FC as rendering: raster-bound, said from FC.
+  e.gpu_ms_mean = 5;
+  const nlohmann::json r = judge_bottleneck(e);
+  EXPECT_EQ(r["verdict"], "raster-bound") << r.dump();
+  EXPECT_NE(r["text"].get<std::string>().find("the read waits for rasterisation"), std::string::npos) << r["text"];
+  // A hardware device: the copy is the copy.
+  e.gpu_ms_mean = kUnknown;
+  e.software_renderer = false;
+  const nlohmann::json h = judge_bottleneck(e);
+  EXPECT_EQ(h["verdict"], "frame-copy-bound");
+  EXPECT_FALSE(any_contains(h["missing"], "FC holds RD")) << h.dump();
+}
+
+TEST(Bottleneck, AnOffloadedFrameMostlyOutsideTheCopyIsJudgedByTheAppsCpu) {
+  BottleneckEvidence e = offloaded_session();
+  e.fc_ms_mean = 1;
+  e.as_ms_mean = 0.5;  // 15 % of the 10 ms frame in the copy and put
+  const nlohmann::json w = judge_bottleneck(e);
+  EXPECT_EQ(w["verdict"], "undetermined") << w.dump();
+  EXPECT_NE(w["text"].get<std::string>().find("85 % of each frame is outside the frame copy"), std::string::npos) << w["text"];
+  EXPECT_TRUE(any_contains(w["missing"], "per-process CPU")) << w.dump();
+  e.resources_sampled = true;
+  e.cpu_pct = {{"app", 99.0}};
+  EXPECT_EQ(judge_bottleneck(e)["verdict"], "app-logic-bound");
+  // Half and half: mixed.
+  e.fc_ms_mean = 4;
+  EXPECT_EQ(judge_bottleneck(e)["verdict"], "mixed");
+}
+
+TEST(Bottleneck, AnOffloadedSessionWithoutCopyTimesSaysWhatIsMissing) {
+  BottleneckEvidence e = offloaded_session();
+  e.fc_ms_mean = kUnknown;
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "undetermined");
+  EXPECT_TRUE(any_contains(v["missing"], "fc_ms, as_ms")) << v.dump();
+}
+
+TEST(Bottleneck, AnOffloadedSessionsRttCountsTheSwapCallAsTheCopyOnce) {
+  BottleneckEvidence e = offloaded_session();
+  e.matched = 20;
+  // AS (the swap call: copy and put) 50 %, FC inside it 40 %: not 90 % of anything.
+  e.rtt_share = {{"AL_ms", 0.2}, {"AS_ms", 0.5}, {"FC_ms", 0.4}, {"SS_ms", 0.1}, {"wait_app_ms", 0.2}};
+  const nlohmann::json v = judge_bottleneck(e);
+  EXPECT_EQ(v["verdict"], "frame-copy-bound") << v.dump();
+  EXPECT_DOUBLE_EQ(v["rtt"]["shares"]["AS (copy+put)"].get<double>(), 0.5) << v["rtt"].dump();
+  EXPECT_FALSE(v["rtt"]["shares"].contains("FC")) << v["rtt"].dump();
+  EXPECT_TRUE(any_contains(v["evidence"], "FC (the response frames' copy, inside AS) 40 % of the RTT")) << v.dump();
+}
+
+TEST(BottleneckEvidence, ReadsTheRenderModeAndTheCopyTimes) {
+  const nlohmann::json summary = nlohmann::json::parse(R"({
+    "frame_ms": {"mean": 10}, "fc_ms": {"mean": 6.5}, "as_ms": {"mean": 1.25}})");
+  const nlohmann::json run = nlohmann::json::parse(R"({"render": {"mode": "offload", "frame_copy": "async"}})");
+  const BottleneckEvidence e = bottleneck_evidence(summary, run, "/nonexistent/pictor-session");
+  EXPECT_EQ(e.frame_copy, "async");
+  EXPECT_DOUBLE_EQ(e.fc_ms_mean, 6.5);
+  EXPECT_DOUBLE_EQ(e.as_ms_mean, 1.25);
+  const BottleneckEvidence native =
+      bottleneck_evidence(summary, nlohmann::json::parse(R"({"render": {"mode": "native"}})"), "/nonexistent/x");
+  EXPECT_EQ(native.frame_copy, "");
+}
+
 }  // namespace
 }  // namespace pictor::analysis
 

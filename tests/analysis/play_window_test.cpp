@@ -104,6 +104,28 @@ TEST(PlayWindow, SummaryIsPlayWithTheWholeSessionKeptAndLabelled) {
   EXPECT_NE(table.find("Average FPS         49.02"), std::string::npos) << table;
 }
 
+// An offloaded session's copy figures are per frame: the menu's copies stay out of play's fc_ms
+// and as_ms, every play frame keeps its own, and the whole session keeps them all.
+TEST(PlayWindow, FrameCopyFiguresArePlaysOwn) {
+  std::int64_t play = 0;
+  FrameSeries s = menu_then_play(400, 200, &play);
+  for (std::size_t i = 0; i < s.swap_ns.size(); ++i) {
+    const bool in_play = s.swap_ns[i] >= play;
+    s.fc_ms.push_back(in_play ? 4.0 : 1.0);
+    s.as_ms.push_back(in_play ? 0.5 : 0.25);
+  }
+  const FrameSeries p = frames_from(s, play);
+  ASSERT_EQ(p.fc_ms.size(), p.swap_ns.size());
+  ASSERT_EQ(p.as_ms.size(), p.swap_ns.size());
+  const nlohmann::json j = summarize_session_frames(s, launched(play));
+  EXPECT_EQ(j["fc_ms"]["n"], 201);
+  EXPECT_DOUBLE_EQ(j["fc_ms"]["min"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(j["as_ms"]["max"].get<double>(), 0.5);
+  EXPECT_TRUE(j["frame_copy_note"].is_null()) << j["frame_copy_note"];
+  EXPECT_EQ(j["whole_session"]["fc_ms"]["n"], 601);
+  EXPECT_DOUBLE_EQ(j["whole_session"]["fc_ms"]["min"].get<double>(), 1.0);
+}
+
 TEST(PlayWindow, NoPlayStartIsTheWholeSessionClearlyNoted) {
   std::int64_t play = 0;
   const FrameSeries s = menu_then_play(50, 50, &play);

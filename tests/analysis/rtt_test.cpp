@@ -371,6 +371,15 @@ TEST(RttSummary, DistributionsCountsAndClientFrames) {
   EXPECT_NE(table.find("RD+AS swap"), std::string::npos) << table;
   EXPECT_NE(table.find("Unattributed"), std::string::npos) << table;
   EXPECT_NE(table.find("llvmpipe"), std::string::npos) << table;
+  EXPECT_NE(table.find("timer queries miss the raster threads"), std::string::npos) << table;
+  // The hook's default on llvmpipe takes no timer queries (no RD row has a count): the footnote
+  // says none were taken and how to take them, not that they miss something.
+  auto untimed = soft;
+  untimed["stages_ms"]["RD_ms"] = distribution_json({});
+  const std::string untimed_table = format_rtt_summary(untimed);
+  EXPECT_EQ(untimed_table.find("timer queries miss"), std::string::npos) << untimed_table;
+  EXPECT_NE(untimed_table.find("so none are taken (PICTOR_GPU_TIMING=1 takes them)"), std::string::npos)
+      << untimed_table;
   EXPECT_EQ(s["client_frames"]["seen"], 11);
   EXPECT_EQ(s["client_frames"]["duplicates"], 1);
   EXPECT_EQ(s["client_frames"]["missed"], 0);

@@ -2,6 +2,8 @@
 // stutter, GPU figures, and null (never 0) for what is unknown.
 #include "analysis/summary.h"
 
+#include "analysis/importers.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -99,6 +101,65 @@ TEST(Summary, GpuNullWhenNoneKnown) {
   EXPECT_TRUE(summarize_frames(s)["gpu_ms"].is_null());
   s.gpu_ms = {kUnknown, kUnknown};
   EXPECT_TRUE(summarize_frames(s)["gpu_ms"].is_null());
+}
+
+// Offloaded frames (docs/offload.md): FC and AS per frame, the first frame included, as
+// distributions; native frames leave them null with the reason beside them.
+TEST(Summary, FrameCopyDistributionsPerFrame) {
+  FrameSeries s = from_swaps_ms({0, 10, 20, 30, 40});
+  s.fc_ms = {1, 2, 3, 4, 10};
+  s.as_ms = {0.5, 0.5, 0.5, 0.5, 3.0};
+  const nlohmann::json j = summarize_frames(s);
+  const nlohmann::json& fc = j["fc_ms"];
+  ASSERT_TRUE(fc.is_object()) << j.dump();
+  EXPECT_EQ(fc["n"], 5);
+  EXPECT_DOUBLE_EQ(fc["mean"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(fc["min"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(fc["p50"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(fc["p90"].get<double>(), 10.0);  // nearest rank: ceil(0.9 * 5) = 5th
+  EXPECT_DOUBLE_EQ(fc["p99"].get<double>(), 10.0);
+  EXPECT_DOUBLE_EQ(fc["max"].get<double>(), 10.0);
+  EXPECT_DOUBLE_EQ(j["as_ms"]["mean"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(j["as_ms"]["p50"].get<double>(), 0.5);
+  EXPECT_TRUE(j["frame_copy_note"].is_null()) << j["frame_copy_note"];
+  // Some frames not copied: the figures are of the copied ones, and the note says how many.
+  s.fc_ms[1] = kUnknown;
+  const nlohmann::json partly = summarize_frames(s);
+  EXPECT_EQ(partly["fc_ms"]["n"], 4);
+  EXPECT_EQ(partly["frame_copy_note"], "4 of 5 frames have an fc_ms, 5 an as_ms: the others were not copied");
+}
+
+TEST(Summary, FrameCopyNullWithAReasonWhenNothingWasCopied) {
+  FrameSeries s = from_swaps_ms({0, 10, 20});
+  s.fc_ms = {kUnknown, kUnknown, kUnknown};
+  s.as_ms = {kUnknown, kUnknown, kUnknown};
+  const nlohmann::json native = summarize_frames(s);
+  EXPECT_TRUE(native["fc_ms"].is_null());
+  EXPECT_TRUE(native["as_ms"].is_null());
+  ASSERT_TRUE(native["frame_copy_note"].is_string());
+  EXPECT_NE(native["frame_copy_note"].get<std::string>().find("rendered natively"), std::string::npos);
+  const nlohmann::json old = summarize_frames(from_swaps_ms({0, 10, 20}));
+  EXPECT_TRUE(old["fc_ms"].is_null());
+  EXPECT_NE(old["frame_copy_note"].get<std::string>().find("no fc_ms/as_ms columns"), std::string::npos);
+}
+
+TEST(Summary, FrameCopyColumnsAreReadFromFramesCsv) {
+  const std::string text =
+      "frame,ctx,swap_ns,gpu_ms,fc_ms,tag,as_ms\n"
+      "0,0,1000000000,,2.5,,0.75\n"
+      "1,0,1010000000,,3.5,,1.25\n"
+      "2,0,1020000000,,,,\n";
+  const FrameSeries s = read_pictor_frames(text, "frames.csv");
+  ASSERT_EQ(s.fc_ms.size(), 3u);
+  ASSERT_EQ(s.as_ms.size(), 3u);
+  EXPECT_DOUBLE_EQ(s.fc_ms[0], 2.5);
+  EXPECT_DOUBLE_EQ(s.as_ms[1], 1.25);
+  EXPECT_TRUE(std::isnan(s.fc_ms[2]));
+  const nlohmann::json j = summarize_frames(s);
+  EXPECT_DOUBLE_EQ(j["fc_ms"]["mean"].get<double>(), 3.0);
+  EXPECT_EQ(j["frame_copy_note"], "2 of 3 frames have an fc_ms, 2 an as_ms: the others were not copied");
+  EXPECT_ANY_THROW(read_pictor_frames("frame,ctx,swap_ns,fc_ms\n0,0,1000,-1\n", "frames.csv"))
+      << "a negative copy time is a damaged file";
 }
 
 TEST(Summary, TooFewFramesGivesNullsAndAReason) {

@@ -331,7 +331,7 @@ TEST(CampaignCli, BadPlansAreRefusedWithTheirLine) {
             "pictor: " + dir + "/plan.yaml:3: benchmark 'nosuch': unknown built-in scene 'nosuch' (built-in scenes: null, spin, "
             "racing, shooter, strategy, latency)");
   EXPECT_EQ(refused("benchmarks: [builtin:spin]\nadapters:\n  - local\n  - vnc9\n"),
-            "pictor: " + dir + "/plan.yaml:4: adapter 'vnc9': unknown adapter 'vnc9' (known: local, xvnc, x11vnc, stream, vncviewer, xpra)");
+            "pictor: " + dir + "/plan.yaml:4: adapter 'vnc9': unknown adapter 'vnc9' (known: local, xvnc, x11vnc, stream, vncviewer, xpra, display)");
   EXPECT_EQ(refused("benchmarks:\n  - app: builtin:spin:objectz=5\n"),
             "pictor: " + dir + "/plan.yaml:2: benchmark 'spin': scene 'spin' has no option 'objectz' (options: objects, seed, max_fps)");
   EXPECT_EQ(refused("benchmarks: [builtin:spin]\nadapters:\n  - xvnc\n  - xpra\nslurm: {nodes: 2}\n"),

@@ -157,11 +157,11 @@ TEST_F(Cli, EveryKindOfSpecErrsInTheOneWording) {
   expect_usage_error(run({"--adapter", "stream", "--stream", "colour=red", "builtin:null"}),
                      "pictor: --stream has no option 'colour' (options: bitrate, preset, gop, transport, fps)");
   // --adapter is a spec like the others, checked by Pictor's parser (not CLI11's list).
-  expect_usage_error(run({"--adapter", "vnc", "builtin:null"}), "pictor: unknown adapter 'vnc' (known: local, xvnc, x11vnc, stream, vncviewer, xpra)");
+  expect_usage_error(run({"--adapter", "vnc", "builtin:null"}), "pictor: unknown adapter 'vnc' (known: local, xvnc, x11vnc, stream, vncviewer, xpra, display)");
   expect_usage_error(run({"--adapter", "xvnc:quality=9", "builtin:null"}),
                      "pictor: adapter 'xvnc' has no option 'quality' (options: none)");
   expect_usage_error({"colocate", "-d", "2s", "-o", never, "--adapter", "vnc", "builtin:null", "builtin:spin"},
-                     "pictor: unknown adapter 'vnc' (known: local, xvnc, x11vnc, stream, vncviewer, xpra)");
+                     "pictor: unknown adapter 'vnc' (known: local, xvnc, x11vnc, stream, vncviewer, xpra, display)");
   EXPECT_FALSE(fs::exists(never)) << "nothing made before the specs were checked";
 }
 

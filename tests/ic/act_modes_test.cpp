@@ -37,6 +37,8 @@ TEST(IcDriverOptions, DefaultsAreUnsetNotSentinels) {
   EXPECT_TRUE(d.motion);
   EXPECT_TRUE(d.target);
   EXPECT_EQ(d.seed, 1u);
+  EXPECT_EQ(d.nice, 0);
+  EXPECT_EQ(parse_ic_driver_args("m,nice=-10").nice, -10);
   const IcDriverOptions o =
       parse_ic_driver_args("/m/a:b,hold=0.7,fps=20,motion=off,act=onsets,target=off,settle=0,fire=box,seed=9");
   EXPECT_EQ(o.model, "/m/a:b");  // the path runs to the first ','
@@ -67,6 +69,7 @@ TEST(IcDriverOptions, ErrorsInTheOneWording) {
   EXPECT_NE(error_of("m,hold=2").find("driver 'ic': hold=2 is not a number in [0, 1]"), std::string::npos);
   EXPECT_NE(error_of("m,settle=-1").find("settle=-1 is not a number in [0, 5000]"), std::string::npos);
   EXPECT_NE(error_of("m,seed=-1").find("seed=-1 is not a non-negative integer"), std::string::npos);
+  EXPECT_NE(error_of("m,nice=-21").find("nice=-21 is not"), std::string::npos);
   EXPECT_NE(error_of("m,speed=2").find("driver 'ic' has no option 'speed' (options: hold, fps,"), std::string::npos);
   EXPECT_EQ(error_of(""), "driver 'ic': MODEL comes first (MODEL[,option=value...])");
 }

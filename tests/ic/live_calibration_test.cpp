@@ -29,13 +29,15 @@ TEST(LiveCalibration, TopFractionThresholdIsTheOfflineRule) {
 // What one key of the hybrid driver does over `seconds` at 60 frames a second on a slowly
 // wandering held probability around `level` (a random walk, clamped) with per-frame noise:
 // pressed and released as want() says, re-pressed on onsets of probability `onset` scaled by the
-// re-press factor. Returns {held share, presses per second}.
+// re-press factor; `noise` is the per-frame noise's standard deviation. Returns {held share,
+// presses per second}.
 struct Played {
   double held_share = 0, presses_per_s = 0;
 };
-Played play(LiveKey& key, double level, double onset, double seconds, bool use_live, double offline) {
+Played play(LiveKey& key, double level, double onset, double seconds, bool use_live, double offline,
+            double noise_sd = 0.02) {
   std::mt19937_64 gen(11);
-  std::normal_distribution<double> step(0, 0.01), noise(0, 0.02);
+  std::normal_distribution<double> step(0, 0.01), noise(0, noise_sd);
   std::uniform_real_distribution<double> u(0, 1);
   const int frames = static_cast<int>(seconds * 60);
   double walk = level;
@@ -92,6 +94,7 @@ TEST(LiveCalibration, ABandStopsAFlickeringKey) {
   // band the key flickers far above the teacher's rate; presses ahead of it widen the band.
   LiveParams no_band;
   no_band.band_per_press = 0;
+  no_band.max_ahead = INFINITY;  // the band alone (the press cap has its own test)
   LiveKey flicker(LiveKeyTarget{0.5, 0.5}, 0.5, no_band);
   const Played without = play(flicker, 0.5, 0.0, 20, true, 0.5);
   LiveKey banded(LiveKeyTarget{0.5, 0.5}, 0.5);
@@ -99,6 +102,28 @@ TEST(LiveCalibration, ABandStopsAFlickeringKey) {
   EXPECT_GT(without.presses_per_s, 2.0);
   EXPECT_LT(with.presses_per_s, without.presses_per_s / 2);
   EXPECT_NEAR(with.held_share, 0.5, 0.15);
+}
+
+TEST(LiveCalibration, ThePressCapKeepsAKeyNearTheTeachersRateWhenTheBandCannot) {
+  // A probability that hovers at its quantile with fast noise flickers even inside the widest
+  // band (racing's Left and Right pressed at 2-3 times the teacher's rate, band at its limit);
+  // with the cap a key ahead of the teacher's count presses at most at its rate / dwell, and
+  // still holds its share.
+  LiveParams uncapped;
+  uncapped.max_ahead = INFINITY;
+  LiveKey free_key(LiveKeyTarget{0.4, 1.0}, 0.5, uncapped);
+  const Played without = play(free_key, 0.4, 0.05, 30, true, 0.5, 0.1);
+  LiveKey capped(LiveKeyTarget{0.4, 1.0}, 0.5);
+  const Played with = play(capped, 0.4, 0.05, 30, true, 0.5, 0.1);
+  EXPECT_GT(without.presses_per_s, 3.0) << "the scene does not make the key flicker";
+  EXPECT_LE(with.presses_per_s * 30, 1.0 / LiveParams{}.dwell * 30 + LiveParams{}.max_ahead);
+  EXPECT_GT(with.presses_per_s, 0.8) << "the cap must not starve the key";
+  EXPECT_NEAR(with.held_share, 0.4, 0.06);
+  EXPECT_NEAR(without.held_share, 0.4, 0.06) << "the share the cap is to keep";
+  EXPECT_GT(capped.report(30, static_cast<std::uint64_t>(with.presses_per_s * 30))["held_back"].get<std::uint64_t>(), 0u);
+  // Ahead by the cap: no re-press either.
+  EXPECT_EQ(capped.repress_factor(10, 12), 0.0);
+  EXPECT_GT(capped.repress_factor(10, 11), 0.0);
 }
 
 TEST(LiveCalibration, TheExtremesAndUnknownTargetsAreAsOffline) {

@@ -98,5 +98,17 @@ TEST(Disturbance, TheCpuProbeTimesRealWorkInThreadCpuTime) {
   EXPECT_LE(*ms, wall_ms + 0.5);
 }
 
+TEST(Disturbance, TheMemoryProbeReadsTheWholeBufferInThreadCpuTime) {
+  memory_probe_ms();  // the first call also allocates and touches the buffer (not timed)
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto ms = memory_probe_ms();
+  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(ms);
+  // 256 MiB read: even at 100 GB/s that is over 2.5 ms; a loop the compiler had dropped would
+  // take microseconds.
+  EXPECT_GT(*ms, 2.5);
+  EXPECT_LE(*ms, wall_ms + 0.5);
+}
+
 }  // namespace
 }  // namespace pictor::mark

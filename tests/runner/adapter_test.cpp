@@ -30,8 +30,9 @@ void expect_no_process_left(const nlohmann::json& run) {
   for (const auto& p : run["processes"]) EXPECT_FALSE(process_alive(p["pid"].get<int>())) << p.dump();
 }
 
-// An adapter spec is checked like every other spec (core/options.h): today's adapters declare no
-// option, so any option is unknown, in the one wording.
+// An adapter spec is checked like every other spec (core/options.h): the adapters declare no
+// option (display takes its X display as the leading value), so any option is unknown, in the
+// one wording.
 TEST(AdapterSpecs, NameAndOptionsAreChecked) {
   namespace r = pictor::runner;
   EXPECT_EQ(r::require_adapter_name("xvnc"), "xvnc");
@@ -45,8 +46,16 @@ TEST(AdapterSpecs, NameAndOptionsAreChecked) {
     return std::string();
   };
   EXPECT_EQ(error_of("xvnc:quality=9"), "adapter 'xvnc' has no option 'quality' (options: none)");
-  EXPECT_EQ(error_of("vnc"), "unknown adapter 'vnc' (known: local, xvnc, x11vnc, stream, vncviewer, xpra)");
-  EXPECT_EQ(r::adapter_names(), (std::vector<std::string>{"local", "xvnc", "x11vnc", "stream", "vncviewer", "xpra"}));
+  EXPECT_EQ(error_of("vnc"), "unknown adapter 'vnc' (known: local, xvnc, x11vnc, stream, vncviewer, xpra, display)");
+  EXPECT_EQ(r::adapter_names(),
+            (std::vector<std::string>{"local", "xvnc", "x11vnc", "stream", "vncviewer", "xpra", "display"}));
+  // display:DISPLAY: the display is the leading value, colons and all.
+  EXPECT_EQ(r::parse_adapter_spec("display::0").display, ":0");
+  EXPECT_EQ(r::parse_adapter_spec("display:localhost:10.0").display, "localhost:10.0");
+  EXPECT_EQ(r::parse_adapter_spec("display::5").name, "display");
+  EXPECT_EQ(r::parse_adapter_spec("xvnc").display, "");
+  EXPECT_EQ(error_of("display"), "adapter 'display': DISPLAY comes first (DISPLAY[,option=value...])");
+  EXPECT_EQ(error_of("display::0,fast=1"), "adapter 'display' has no option 'fast' (options: none)");
 }
 
 class Adapters : public ::testing::TestWithParam<std::string> {};

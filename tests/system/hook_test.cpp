@@ -63,7 +63,11 @@ TEST(Hook, ClosingTheDisplayWithATimedContextCurrentTouchesNoFreedMemory) {
   pictor::runner::SpawnOptions o;
   o.argv = {"valgrind", "--error-limit=no", "--num-callers=20", "--log-file=" + dir + "/valgrind.log",
             "glmark2", "-b", "build:duration=1.0", "--size", "160x90"};
-  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)}, {"PICTOR_OUT", dir}};
+  // Timer queries are off on llvmpipe by default; this is about what they do, so force them.
+  o.env = {{"DISPLAY", xvfb->display()},
+           {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)},
+           {"PICTOR_OUT", dir},
+           {"PICTOR_GPU_TIMING", "1"}};
   o.stdout_path = dir + "/app.log";
   o.stderr_path = dir + "/app.log";
   auto app = pictor::runner::Process::spawn(o);
@@ -78,6 +82,55 @@ TEST(Hook, ClosingTheDisplayWithATimedContextCurrentTouchesNoFreedMemory) {
   const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   ASSERT_NE(text.find("ERROR SUMMARY"), std::string::npos) << "valgrind did not finish its report";
   EXPECT_EQ(text.find("free'd"), std::string::npos) << "use of freed memory: see " << dir << "/valgrind.log";
+}
+
+namespace {
+
+// pictor-app null for 1 s under the interposer with `gpu_timing` as PICTOR_GPU_TIMING (unset when
+// empty): hook.json's gpu_timer and how many frames.csv rows have a gpu_ms.
+struct GpuTimingSeen {
+  std::string timer;
+  std::size_t rows = 0, timed = 0;
+};
+
+GpuTimingSeen gpu_timing_with(const std::string& gpu_timing) {
+  const std::string dir = fresh_dir("gpu-timing");
+  auto xvfb = pictor::runner::Xvfb::start({320, 240});
+  pictor::runner::SpawnOptions o;
+  o.argv = {PICTOR_APP_BIN_PATH, "null", "--size", "320x240", "--duration", "1"};
+  o.env = {{"DISPLAY", xvfb->display()}, {"LD_PRELOAD", pictor::preload_value(PICTOR_HOOK_PATH)}, {"PICTOR_OUT", dir}};
+  if (!gpu_timing.empty()) o.env["PICTOR_GPU_TIMING"] = gpu_timing;
+  o.stdout_path = dir + "/app.log";
+  o.stderr_path = dir + "/app.log";
+  auto app = pictor::runner::Process::spawn(o);
+  const auto st = app.wait_for(30);
+  EXPECT_TRUE(st.has_value() && st->exited && st->code == 0);
+  GpuTimingSeen seen;
+  seen.timer = read_json(dir + "/hook.json")["gpu_timer"].get<std::string>();
+  const auto rows = read_csv_rows(dir + "/frames.csv");
+  seen.rows = rows.size();
+  for (const auto& r : rows) seen.timed += r.size() > 6 && !r[6].empty();
+  return seen;
+}
+
+}  // namespace
+
+TEST(Hook, NoTimerQueriesOnASoftwareRendererUnlessForced) {
+  // llvmpipe's GL_TIME_ELAPSED holds command submission, not rasterisation: by default no frame
+  // gets a gpu_ms and hook.json says why; PICTOR_GPU_TIMING=1 times it anyway, =0 turns it off.
+  const GpuTimingSeen by_default = gpu_timing_with("");
+  EXPECT_EQ(by_default.timer.rfind("off: a software renderer", 0), 0u) << by_default.timer;
+  EXPECT_GT(by_default.rows, 20u);
+  EXPECT_EQ(by_default.timed, 0u);
+
+  const GpuTimingSeen forced = gpu_timing_with("1");
+  EXPECT_EQ(forced.timer, "GL_TIME_ELAPSED timer query");
+  EXPECT_GT(forced.rows, 20u);
+  EXPECT_GE(forced.timed, forced.rows * 8 / 10) << "frames with a GPU time";
+
+  const GpuTimingSeen off = gpu_timing_with("0");
+  EXPECT_EQ(off.timer, "off (PICTOR_GPU_TIMING=0)");
+  EXPECT_EQ(off.timed, 0u);
 }
 
 TEST(Hook, SigkillLosesAtMost100ms) {

@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <limits>
@@ -84,10 +89,11 @@ class IcDriver final : public drivers::Driver {
   }
 
   std::string spec() const override {
-    return fmt::format("ic:{},{}fps={:.4g},motion={},act={},target={},live={},{}seed={}", options_.model,
+    return fmt::format("ic:{},{}fps={:.4g},motion={},act={},target={},live={},{}{}seed={}", options_.model,
                        options_.hold ? fmt::format("hold={},", *options_.hold) : std::string(), *options_.fps,
                        options_.motion ? "on" : "off", act_name(), options_.target ? "on" : "off",
                        live_on_ ? "on" : "off",
+                       options_.nice ? fmt::format("nice={},", options_.nice) : std::string(),
                        crosshair_ && options_.target ? fmt::format("settle={:.4g},fire={},", static_cast<double>(settle_ns_) / 1e6, fire_box_ ? "box" : "drawn") : std::string(),
                        options_.seed);
   }
@@ -161,7 +167,8 @@ class IcDriver final : public drivers::Driver {
                               {"total_unpreempted", total_unpreempted_.summary()},
                               {"preempted_frames", preempted_frames_}}},
             {"live_calibration", live_report()},
-            {"threads", 1}};
+            {"threads", 1},
+            {"thread_nice", nice_report()}};
   }
 
  private:
@@ -196,7 +203,27 @@ class IcDriver final : public drivers::Driver {
     return {{"keys", keys}};
   }
 
+  // Sets the calling (client) thread's nice value once, before the first frame; the report says
+  // what it got.
+  void apply_nice() {
+    nice_done_ = true;
+    if (options_.nice == 0) return;
+    const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+    if (setpriority(PRIO_PROCESS, tid, options_.nice) == 0)
+      nice_applied_ = options_.nice;
+    else
+      nice_error_ = fmt::format("setpriority({}): {}", options_.nice, std::strerror(errno));
+  }
+
+  nlohmann::json nice_report() const {
+    nlohmann::json j = {{"asked", options_.nice},
+                        {"applied", nice_applied_ ? nlohmann::json(*nice_applied_) : nlohmann::json(nullptr)}};
+    if (!nice_error_.empty()) j["unavailable"] = nice_error_;
+    return j;
+  }
+
   void decide(const tag::ImageView& image, std::int64_t step_ns, std::vector<drivers::Input>& send) {
+    if (!nice_done_) apply_nice();
     const ModelManifest& m = model_.manifest();
     const long preempted0 = thread_preemptions();
     const std::int64_t cpu0 = thread_cpu_ns();
@@ -452,6 +479,9 @@ class IcDriver final : public drivers::Driver {
   std::uint64_t frames_processed_ = 0, frames_skipped_ = 0, actions_ = 0, detections_ = 0;
   StageTimes downscale_, detect_, policy_, total_, total_cpu_, total_unpreempted_;
   std::uint64_t preempted_frames_ = 0;
+  bool nice_done_ = false;
+  std::optional<int> nice_applied_;
+  std::string nice_error_;
 };
 
 }  // namespace

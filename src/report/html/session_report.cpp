@@ -197,7 +197,9 @@ std::string client_section(const analysis::SessionData& d, const std::vector<std
   Figures f(d.summary, unknowns, "client-");
   f.add({"fps_avg"}, "server FPS (app swaps)", 1);
   f.add({"fps_client"}, "client FPS (distinct frames received)", 1);
-  if (!json_at(d.summary, {"fps_client_updates"}).is_null() || json_at(d.run, {"adapter"}) != "local")
+  // Only the RFB client counts updates: the local client (local, display) reads the X display itself.
+  const nlohmann::json& adapter = json_at(d.run, {"adapter"});
+  if (!json_at(d.summary, {"fps_client_updates"}).is_null() || (adapter != "local" && adapter != "display"))
     f.add({"fps_client_updates"}, "client updates/s (RFB)", 1);
   f.add({"client_frames", "seen"}, "frames delivered", 0);
   f.add({"client_frames", "never_seen"}, "frames never seen", 0);

@@ -3,9 +3,14 @@
 #include "ic/torch/ic_driver.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
+#include <thread>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
@@ -196,6 +201,42 @@ TEST_F(IcDriverTest, RateLimitAndReport) {
   else
     EXPECT_TRUE(inf["total_unpreempted"].is_null());
   EXPECT_TRUE(r["actions_per_minute"].is_number());
+}
+
+// nice=N is set on the thread that plays (the client's), before its first frame, and reported;
+// a value the thread may not take leaves it as it was, with the cause.
+TEST_F(IcDriverTest, NiceIsSetOnThePlayingThreadAndReported) {
+  auto play = [&](const std::string& options, int& nice_after) {
+    nlohmann::json report;
+    std::thread client([&] {
+      auto d = make_ic_driver(parse_ic_driver_args(*model_ + options));
+      for (std::uint64_t f = 1; f <= 3; ++f) d->step(view(static_cast<std::int64_t>(f) * 50'000'000, f));
+      errno = 0;
+      nice_after = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+      report = d->report()["thread_nice"];
+    });
+    client.join();
+    return report;
+  };
+  int after = 99;
+  const nlohmann::json raised = play(",nice=5", after);  // raising one's own nice is always allowed
+  EXPECT_EQ(raised["asked"], 5);
+  EXPECT_EQ(raised["applied"], 5);
+  EXPECT_EQ(after, 5);
+  const nlohmann::json unchanged = play("", after);
+  EXPECT_EQ(unchanged["asked"], 0);
+  EXPECT_TRUE(unchanged["applied"].is_null());
+  EXPECT_FALSE(unchanged.contains("unavailable"));
+  EXPECT_EQ(after, getpriority(PRIO_PROCESS, 0)) << "nice=0 leaves the thread as the process is";
+  const nlohmann::json lowered = play(",nice=-3", after);
+  if (lowered["applied"].is_null()) {
+    // Without CAP_SYS_NICE: refused, said why, the thread untouched.
+    EXPECT_NE(lowered["unavailable"].get<std::string>().find("setpriority(-3)"), std::string::npos) << lowered.dump();
+    EXPECT_EQ(after, getpriority(PRIO_PROCESS, 0));
+  } else {
+    EXPECT_EQ(lowered["applied"], -3);
+    EXPECT_EQ(after, -3);
+  }
 }
 
 // The report puts the driver's input mix beside the teacher's from the manifest; a weak model
