@@ -9,6 +9,9 @@ set -euo pipefail
 PACKAGES=(
   # build
   build-essential cmake pkg-config
+  # Ninja schedules both cores across targets; ccache makes a rebuild of unchanged sources (a fresh
+  # clone included: CMakeLists.txt keys it on paths relative to the source root) nearly free
+  ninja-build ccache
   # libraries Pictor links
   libgl-dev libegl-dev libgles-dev libx11-dev libx11-xcb-dev libxcb1-dev libxext-dev libxtst-dev
   libxdamage-dev libxfixes-dev

@@ -40,7 +40,7 @@ Groups group_by(const std::vector<Cell>& cells, const std::string& axis) {
   return groups;
 }
 
-std::string slug(const std::string& text) {
+std::string unit_slug(const std::string& text) {
   std::string out;
   for (const char ch : text) {
     const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
@@ -66,7 +66,7 @@ nlohmann::json axis_comparisons(const std::vector<Cell>& cells) {
       for (std::size_t k = 1; k < values.size(); ++k) {
         const auto& [value, dirs] = values[k];
         const std::string name = fmt::format("{}: {} → {} ({})", axis, base, value, rest);
-        nlohmann::json unit{{"name", slug(name)}, {"title", name}, {"axis", axis}, {"a_sessions", base_dirs}, {"b_sessions", dirs}};
+        nlohmann::json unit{{"name", unit_slug(name)}, {"title", name}, {"axis", axis}, {"a_sessions", base_dirs}, {"b_sessions", dirs}};
         // Several instances write a group directory (instance-K/ inside), which compare does not read.
         if (rest.find(" 1 instance(s)") == std::string::npos) {
           unit["note"] = "cells of several instances are compared in each group's own summary.json, not here";

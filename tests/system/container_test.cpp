@@ -31,7 +31,7 @@ std::string missing_engine() {
 const std::string& rootfs() {
   static const std::string dir = [] {
     const std::string d = fresh_dir("rootfs");
-    const auto r = run_command({"/bin/bash", PICTOR_SOURCE_DIR "/scripts/container-rootfs.sh", d});
+    const auto r = run_command({"/bin/bash", std::string(PICTOR_SOURCE_DIR) + "/scripts/container-rootfs.sh", d});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return d;
   }();

@@ -150,8 +150,14 @@ TEST_F(Report, CompareFindsTheSlowerLogicAndTheGateFails) {
     if (m["metric"] == "rtt_mean") {
       seen_rtt = true;
       EXPECT_EQ(m["verdict"], "worse") << m.dump();
-      // B's logic takes 20 ms more per input: the interval of B - A holds most of that.
-      EXPECT_GT(m["diff_ci"][0].get<double>(), 10.0) << m.dump();
+      // B's logic busy-waits 20 ms of wall time per input before the frame that answers it, so no
+      // answer of B's can come sooner than that, however loaded the machine; and the interval of
+      // B - A lies above zero. (How much of the 20 ms the difference shows depends on how long A's
+      // inputs wait for their frame, which the machine's load moves: 10.3 ms was seen on a loaded
+      // CI machine against a floor of 10 that held on quiet ones: a fixed floor fails under load.)
+      EXPECT_GE(m["b"].get<double>(), 20.0) << m.dump();
+      EXPECT_GT(m["diff_ci"][0].get<double>(), 0.0) << m.dump();
+      EXPECT_GT(m["ratio_ci"][0].get<double>(), 1.0) << m.dump();
     }
     if (m["metric"] == "AL") {
       seen_al = true;

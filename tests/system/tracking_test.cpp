@@ -2,6 +2,7 @@
 // adds a known delay to the app logic, so the measured RTT and AL must move by exactly that much.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "helpers.h"
@@ -31,18 +32,27 @@ TEST(Tracking, InjectedLatencyShowsInRttAndAl) {
     EXPECT_EQ(in["matched"], in["sent"]) << in.dump();
   }
   // The fastest answer moves by exactly the delay: scheduling stalls only ever add to an RTT, so
-  // the minimum is the figure they cannot move (on a quiet machine the slow run's median still
+  // the minimum is the figure they move least (on a quiet machine the slow run's median still
   // varied from 31.4 to 33.1 ms between runs, its p75 reached 36 ms). The median moves by the
-  // delay and at most a few ms more; AL, the stage
-  // the delay is in, by the delay (medians: one input in ~40 can wait a whole extra frame behind
-  // another process, which says nothing about the injected delay).
+  // delay and at most a few ms more; AL, the stage the delay is in, by the delay (medians: one
+  // input in ~40 can wait a whole extra frame behind another process, which says nothing about the
+  // injected delay).
+  // The tolerance is these two runs' own noise, not a constant: how far the fastest quarter of each
+  // run's answers spreads above its fastest one. Quiet, that is under 1 ms and the bounds are the
+  // ±2 ms they always were; on a loaded machine (CI's, scripts/test-under-load.sh) the minimum of
+  // either run can itself be a stalled answer, by about that spread (a 32.4 ms difference was seen
+  // under load with the fixed ±2 ms).
+  const auto low_spread = [](const nlohmann::json& s) {
+    return s["rtt_ms"]["p25"].get<double>() - s["rtt_ms"]["min"].get<double>();
+  };
+  const double tol = std::max({2.0, low_spread(base), low_spread(slow)});
   const double d_min = slow["rtt_ms"]["min"].get<double>() - base["rtt_ms"]["min"].get<double>();
   const double d_rtt = slow["rtt_ms"]["p50"].get<double>() - base["rtt_ms"]["p50"].get<double>();
   const double d_al = slow["stages_ms"]["AL_ms"]["p50"].get<double>() - base["stages_ms"]["AL_ms"]["p50"].get<double>();
-  EXPECT_NEAR(d_min, 30.0, 2.0) << "RTT " << base["rtt_ms"].dump() << " / " << slow["rtt_ms"].dump();
-  EXPECT_GE(d_rtt, 28.0) << "RTT " << base["rtt_ms"].dump() << " / " << slow["rtt_ms"].dump();
-  EXPECT_LE(d_rtt, 35.0) << "RTT " << base["rtt_ms"].dump() << " / " << slow["rtt_ms"].dump();
-  EXPECT_NEAR(d_al, 30.0, 2.0) << "AL " << base["stages_ms"]["AL_ms"].dump() << " / "
+  EXPECT_NEAR(d_min, 30.0, tol) << "RTT " << base["rtt_ms"].dump() << " / " << slow["rtt_ms"].dump();
+  EXPECT_GE(d_rtt, 30.0 - tol) << "RTT " << base["rtt_ms"].dump() << " / " << slow["rtt_ms"].dump();
+  EXPECT_LE(d_rtt, 33.0 + tol) << "RTT " << base["rtt_ms"].dump() << " / " << slow["rtt_ms"].dump();
+  EXPECT_NEAR(d_al, 30.0, tol) << "AL " << base["stages_ms"]["AL_ms"].dump() << " / "
                                << slow["stages_ms"]["AL_ms"].dump();
 }
 
