@@ -12,6 +12,7 @@
 # benchmarks) when it has no CMakeCache.txt, else only built; DEVICE overrides the offload device
 # (nvidia, an index, /dev/dri/renderD128, software); OUT the directory of the sessions.
 set -euo pipefail
+BENCH_DIR=$(cd "$(dirname "$0")/.." && pwd)  # bench/: session_json.py
 cd "$(dirname "$0")/../.."
 SOFTWARE=0
 if [ "${1:-}" = "--software" ]; then SOFTWARE=1; shift; fi
@@ -87,20 +88,10 @@ for app in glxgears racing; do
 done
 
 # 4. The table, from each session's summary.json and hook.json.
-python3 - "$OUT" <<'PY'
+PYTHONPATH="$BENCH_DIR${PYTHONPATH:+:$PYTHONPATH}" python3 - "$OUT" <<'PY'
 import glob, json, os, sys
 out = sys.argv[1]
-def load(path):
-    try:
-        return json.load(open(path))
-    except (OSError, ValueError):
-        return {}
-def get(j, *path):
-    for k in path:
-        if not isinstance(j, dict) or j.get(k) is None:
-            return None
-        j = j[k]
-    return j
+from session_json import get, load
 def num(v):
     return f"{v:.2f}" if isinstance(v, (int, float)) else "–"
 print("| app | adapter | copy | device (hook.json) | renderer | FPS | FC p50 ms | FC mean ms | AS p50 ms | RD mean ms | RTT mean ms |")

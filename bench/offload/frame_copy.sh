@@ -20,6 +20,7 @@
 # sessions. Prints two Markdown tables; the sessions stay in OUT. ROUNDS=0 with OUT=DIR only
 # tabulates the sessions already in DIR.
 set -euo pipefail
+BENCH_DIR=$(cd "$(dirname "$0")/.." && pwd)  # bench/: session_json.py
 ROUNDS=${1:-3}
 SECONDS_PER_RUN=${2:-10}
 GAMES=${3:-racing,shooter,strategy}
@@ -59,15 +60,10 @@ for ((r = 1; r <= ROUNDS; r++)); do
       echo "  $game $copy round $r failed: $(tail -1 "$dir.err")" >&2
   done
 done
-python3 - "$OUT" <<'PY'
+PYTHONPATH="$BENCH_DIR${PYTHONPATH:+:$PYTHONPATH}" python3 - "$OUT" <<'PY'
 import glob, json, os, statistics, sys
 out = sys.argv[1]
-def get(j, *path):
-    for k in path:
-        if not isinstance(j, dict) or j.get(k) is None:
-            return None
-        j = j[k]
-    return j
+from session_json import get
 # The share of the inputs the app read that were matched (glmark2 reads key presses only: its
 # releases are `not_read`); None when it read none.
 def matched_of_read(inputs):

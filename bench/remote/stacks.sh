@@ -13,6 +13,7 @@
 # OUT the directory of the sessions. Prints a Markdown table; each row's sessions stay in OUT.
 # ROUNDS=0 with OUT=DIR only tabulates the sessions already in DIR.
 set -euo pipefail
+BENCH_DIR=$(cd "$(dirname "$0")/.." && pwd)  # bench/: session_json.py
 ROUNDS=${1:-3}
 SECONDS_PER_RUN=${2:-6}
 SCENE=${3:-racing}
@@ -44,16 +45,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
       echo "  $name $link round $r failed: $(tail -1 "$dir.err")" >&2
   done
 done
-python3 - "$OUT" "$NET" <<'PY'
+PYTHONPATH="$BENCH_DIR${PYTHONPATH:+:$PYTHONPATH}" python3 - "$OUT" "$NET" <<'PY'
 import glob, json, os, statistics, sys
 out, net = sys.argv[1], sys.argv[2]
 rows = {}
-def get(j, *path):
-    for k in path:
-        if not isinstance(j, dict) or j.get(k) is None:
-            return None
-        j = j[k]
-    return j
+from session_json import get
 for d in sorted(glob.glob(os.path.join(out, "*-r*"))):
     f = os.path.join(d, "summary.json")
     if not os.path.isdir(d) or not os.path.exists(f):
