@@ -3,14 +3,15 @@
 # machine's load changes (docs/environment.md "Tests under load"). Runs the suite of an existing
 # build (make test builds one) ROUNDS times in a row and lists, per test, how often it failed.
 #   scripts/test-under-load.sh [N]     N busy loops (default: one per core); 0 = a quiet run
-# Environment: BUILD (default build), ROUNDS (default 1), JOBS (ctest -j, default: cores),
+# Environment: BUILD (default build), ROUNDS (default 1), JOBS (ctest -j, default: cores + 1, as
+#              make test runs it),
 #              CTEST_ARGS (more ctest arguments, e.g. "-L unit" or "-R Tracking").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-$(nproc)}
 BUILD=${BUILD:-build}
 ROUNDS=${ROUNDS:-1}
-JOBS=${JOBS:-$(nproc)}
+JOBS=${JOBS:-$(( $(nproc) + 1 ))}
 case "$N" in ''|*[!0-9]*) echo "pictor: test-under-load: N must be a number of busy loops, not '$N'" >&2; exit 2 ;; esac
 case "$ROUNDS" in ''|*[!0-9]*|0) echo "pictor: test-under-load: ROUNDS must be a positive number, not '$ROUNDS'" >&2; exit 2 ;; esac
 [ -f "$BUILD/CTestTestfile.cmake" ] || { echo "pictor: test-under-load: no test suite in $BUILD (make test builds one)" >&2; exit 2; }

@@ -249,7 +249,7 @@ TEST_P(RemoteTracking, InputsAreMatchedThroughTheProxy) {
 
 INSTANTIATE_TEST_SUITE_P(Remote, RemoteTracking, ::testing::Values("xvnc", "x11vnc"));
 
-// Issue #3: delay=20ms on each direction adds 40 ± 4 ms to the mean RTT. Runs alone (serial).
+// Issue #3: delay=20ms on each direction adds 40 ± 4 ms to the mean RTT. Runs alone (RUN_SERIAL in tests/schedule.cmake).
 TEST(RemoteNet, DelayAddsTwiceTheOneWayDelayToRtt) {
   const std::vector<std::string> common{"--adapter", "xvnc", "--driver", "scripted:rate=4,hold=100ms,keys=space,seed=5",
                                         "builtin:latency", "--size", "640x360", "-d", "8s"};
@@ -265,7 +265,7 @@ TEST(RemoteNet, DelayAddsTwiceTheOneWayDelayToRtt) {
   EXPECT_NEAR(delayed["stages_ms"]["CS_ms"]["p50"].get<double>(), 20.0, 4.0);
 }
 
-// The kernel backend where it exists: the same 40 ± 4 ms as the relay. Runs alone (serial).
+// The kernel backend where it exists: the same 40 ± 4 ms as the relay. Runs alone (RUN_SERIAL in tests/schedule.cmake).
 TEST(RemoteNet, NetemDelayAddsTwiceTheOneWayDelayToRtt) {
   if (const auto why = pictor::net::netem_unavailable()) GTEST_SKIP() << "netem is not available here: " << *why;
   if (::geteuid() != 0) GTEST_SKIP() << "netem on loopback needs root (CAP_NET_ADMIN)";

@@ -85,7 +85,7 @@ TEST(StreamAdapter, TcpTransportCarriesTheStream) {
 }
 
 // --net delay=20ms on each direction: the input channel (CS) and the video (SS) each carry one
-// one-way delay, the RTT both. Runs alone (serial_tests.cmake).
+// one-way delay, the RTT both. Runs alone (RUN_SERIAL in tests/schedule.cmake).
 TEST(StreamNet, DelayShowsInCsSsAndRtt) {
   const auto base = run_stream(fresh_dir("stream-net-base"), kRacing);
   auto with = kRacing;

@@ -366,7 +366,10 @@ TEST(HomeShim, AnswersThePasswordDatabaseWithThePrivateHome) {
 }
 
 // Each shipped profile with its real game, only where the game is installed (never installed by
-// the tests: scripts/install-games.sh does that by hand).
+// the tests: scripts/install-games.sh does that by hand). extremetuxracer is not among them: its
+// profile's run into play (play_start_ns in launch.json, figures from play) is asserted by
+// Offload.ExtremeTuxRacerAnSfmlGameOffloadedOverXvnc, through the same profile and its 30 s of
+// menus, so running them a second time here cost CI 51 s and checked nothing more.
 class ShippedProfile : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ShippedProfile, RunsIntoPlayWhenInstalled) {
@@ -386,4 +389,4 @@ TEST_P(ShippedProfile, RunsIntoPlayWhenInstalled) {
   EXPECT_GT(b["frames"].get<int>(), 5);
 }
 
-INSTANTIATE_TEST_SUITE_P(Games, ShippedProfile, ::testing::Values("extremetuxracer", "neverball", "supertuxkart"));
+INSTANTIATE_TEST_SUITE_P(Games, ShippedProfile, ::testing::Values("neverball", "supertuxkart"));

@@ -1,3 +1,0 @@
-# Included by CTest after test discovery: timing-sensitive tests run serially.
-set_tests_properties(RemoteNet.DelayAddsTwiceTheOneWayDelayToRtt RemoteNet.NetemDelayAddsTwiceTheOneWayDelayToRtt
-                     PROPERTIES RUN_SERIAL TRUE)
