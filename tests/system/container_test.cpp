@@ -75,8 +75,14 @@ TEST(Container, RacingOverXvncInPodmanIsMeasuredAndTornDown) {
 
   const auto summary = read_json(dir + "/summary.json");
   const auto& inputs = summary["inputs"];
-  ASSERT_GT(inputs["sent"].get<int>(), 5) << inputs.dump();
-  EXPECT_GE(inputs["matched"].get<double>(), 0.9 * inputs["sent"].get<double>()) << inputs.dump();
+  // Tracking holds inside the container: nine in ten of the inputs the app read are matched to
+  // their frames. Counted over the inputs read, not those sent: the app and Xvnc share the
+  // container's 1.5 CPUs, and on a loaded machine the app fell behind its input queue (26 of 66
+  // never read before the end, under scripts/test-under-load.sh 2) — what the app did, not a
+  // tracking loss; those are counted as not_read, never as matched.
+  const int read = inputs["sent"].get<int>() - inputs["not_read"].get<int>();
+  ASSERT_GT(read, 5) << inputs.dump();
+  EXPECT_GE(inputs["matched"].get<double>(), 0.9 * read) << inputs.dump();
 
   // The sampler saw the programs inside by their host pids: run.json's Xvnc and app.
   std::set<std::string> pids;
