@@ -133,15 +133,32 @@ class VncViewerAdapter final : public Adapter {
     if (stopped_) return std::nullopt;
     // Xvnc first, then the display the viewer draws on, then the viewer, which needs both.
     std::vector<ServerEnd> ends;
-    if (auto e = server_->dead()) {
-      if (!xvnc_end_) xvnc_end_ = e;
-      ends.push_back(*e);
+    std::optional<ServerEnd> xvnc = server_->dead();
+    // A viewer whose Xvnc died exits at once, and can be reaped first: the kernel closes a dying
+    // process's socket before it reports the exit. Xvnc gets up to 200 ms to show as dead before
+    // the viewer is blamed (as Stack::poll_app does for an app), and is then the cause.
+    for (int i = 0; i < 10 && !xvnc && !xvnc_end_ && viewer_.pid() > 0 && !viewer_.running(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if ((xvnc = server_->dead())) viewer_after_xvnc_ = true;
+    }
+    if (xvnc) {
+      if (!xvnc_end_) xvnc_end_ = xvnc;
+      ends.push_back(*xvnc);
     }
     if (client_xvfb_)
       if (auto e = server_end(client_xvfb_->process(), "client Xvfb", client_xvfb_log_)) ends.push_back(*e);
     if (viewer_.pid() > 0)
       if (auto e = server_end(viewer_, "vncviewer", log_)) ends.push_back(*e);
-    return first_server_end(std::move(ends));
+    std::optional<ServerEnd> first = first_server_end(std::move(ends));
+    if (first && viewer_after_xvnc_ && xvnc && first->name != xvnc->name) {
+      ServerEnd cause = *xvnc;
+      cause.followed.clear();
+      cause.followed.push_back(first->name);
+      for (const auto& name : first->followed)
+        if (name != cause.name) cause.followed.push_back(name);
+      return cause;
+    }
+    return first;
   }
   std::vector<std::string> suspended() const override {
     std::vector<std::string> out;
@@ -198,7 +215,7 @@ class VncViewerAdapter final : public Adapter {
       // The viewer ending after Xvnc or its display died: that death explains it.
       std::string after;
       const bool by_pictor = viewer_.ended_by() == EndedBy::pictor;
-      if (xvnc_end_ && (by_pictor || xvnc_end_->seen_ns <= viewer_.ended_ns())) {
+      if (xvnc_end_ && (by_pictor || viewer_after_xvnc_ || xvnc_end_->seen_ns <= viewer_.ended_ns())) {
         after = "Xvnc died";
       } else if (client_xvfb_) {
         const Process& x = client_xvfb_->process();
@@ -302,6 +319,7 @@ class VncViewerAdapter final : public Adapter {
   std::vector<std::string> argv_;
   std::string version_;
   std::optional<ServerEnd> xvnc_end_;
+  bool viewer_after_xvnc_ = false;  // Xvnc showed as dead only after the viewer had ended (dead())
   bool stopped_ = false;
   std::vector<nlohmann::json> entries_;
 };
