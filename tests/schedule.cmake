@@ -26,6 +26,8 @@ set(pictor_serial_tests
   RemoteNet.NetemDelayAddsTwiceTheOneWayDelayToRtt StreamNet.DelayShowsInCsSsAndRtt
   VncViewer.InputsAreMatchedThroughTheStockViewer Xpra.InputsAreMatchedThroughTheStockClient
   TwoHosts.XvncSessionAssemblesOneHostsFilesAndStages)
+# One call per name: in a CTest script, a set_tests_properties that names a test the folder lacks
+# sets nothing for any of the names it lists, so one call over the whole list would label nothing.
 foreach(t IN LISTS pictor_slow_tests)
   set_tests_properties("${t}" PROPERTIES LABELS "system;slow" COST 30)
 endforeach()
